@@ -1,0 +1,209 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- the simulator is test code that runs in plain Node, never inside n8n */
+import http, { type IncomingHttpHeaders } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+import type { SimClock } from './clock';
+import { FaultInjector } from './faults';
+import { RequestLog } from './log';
+
+export interface SimRequest {
+	method: string;
+	path: string;
+	params: Record<string, string>;
+	query: URLSearchParams;
+	headers: IncomingHttpHeaders;
+	rawBody: string;
+	/** Parsed JSON body; undefined when the body is empty or not JSON (see `bodyIsInvalidJson`). */
+	body: unknown;
+	bodyIsInvalidJson: boolean;
+	route: string;
+}
+
+export interface SimReply {
+	status: number;
+	headers?: Record<string, string>;
+	/** Serialised as JSON with content-type application/json. */
+	json?: unknown;
+	/** Sent as is; content-type defaults to text/plain. */
+	text?: string;
+	/** Sent as is. */
+	buffer?: Buffer;
+}
+
+export type Handler = (req: SimRequest) => SimReply | Promise<SimReply>;
+
+interface Route {
+	name: string;
+	method: string;
+	segments: string[];
+	handler: Handler;
+}
+
+export interface SimServerOptions {
+	name: string;
+	clock: SimClock;
+	/** The section's documented body for an error status, used by injected `status` faults. */
+	errorBody: (status: number) => unknown;
+	/** Seed for the fault injector's randomness. */
+	seed?: number | string;
+}
+
+/**
+ * A tiny HTTP server for one simulated API: routes with `:param` segments, JSON bodies, a request log,
+ * fault injection. Each section of the interface (gateway, platform, marketplace) is one SimServer on its
+ * own loopback port, as the real service has a host per API.
+ */
+export class SimServer {
+	readonly log = new RequestLog();
+	readonly faults: FaultInjector;
+	readonly clock: SimClock;
+	readonly name: string;
+	private readonly routes: Route[] = [];
+	private readonly errorBody: (status: number) => unknown;
+	private server?: http.Server;
+	private baseUrl?: string;
+
+	constructor(options: SimServerOptions) {
+		this.name = options.name;
+		this.clock = options.clock;
+		this.errorBody = options.errorBody;
+		this.faults = new FaultInjector(options.seed ?? options.name);
+	}
+
+	/** Registers a route; its name (`METHOD /pattern`) is what the log and faults refer to. */
+	route(method: string, pattern: string, handler: Handler): string {
+		const name = `${method} ${pattern}`;
+		this.routes.push({ name, method, segments: pattern.split('/').filter(Boolean), handler });
+		return name;
+	}
+
+	get url(): string {
+		if (!this.baseUrl) throw new Error(`${this.name} simulator is not listening`);
+		return this.baseUrl;
+	}
+
+	async listen(port = 0, host = '127.0.0.1'): Promise<string> {
+		const server = http.createServer((req, res) => void this.handle(req, res));
+		server.keepAliveTimeout = 5_000;
+		await new Promise<void>((resolve, reject) => {
+			server.once('error', reject);
+			server.listen(port, host, () => resolve());
+		});
+		this.server = server;
+		const address = server.address() as AddressInfo;
+		this.baseUrl = `http://${host}:${address.port}`;
+		return this.baseUrl;
+	}
+
+	async close(): Promise<void> {
+		const server = this.server;
+		if (!server) return;
+		this.server = undefined;
+		server.closeAllConnections();
+		await new Promise<void>((resolve) => server.close(() => resolve()));
+	}
+
+	private match(method: string, path: string): { route?: Route; params: Record<string, string> } {
+		const parts = path.split('/').filter(Boolean);
+		for (const route of this.routes) {
+			if (route.method !== method || route.segments.length !== parts.length) continue;
+			const params: Record<string, string> = {};
+			const ok = route.segments.every((segment, i) => {
+				if (segment.startsWith(':')) {
+					params[segment.slice(1)] = decodeURIComponent(parts[i]);
+					return true;
+				}
+				return segment === parts[i];
+			});
+			if (ok) return { route, params };
+		}
+		return { params: {} };
+	}
+
+	private async handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+		const chunks: Buffer[] = [];
+		for await (const chunk of req) chunks.push(chunk as Buffer);
+		const rawBody = Buffer.concat(chunks).toString('utf8');
+		const url = new URL(req.url ?? '/', 'http://simulator');
+		const method = (req.method ?? 'GET').toUpperCase();
+		const { route, params } = this.match(method, url.pathname);
+		const routeName = route?.name ?? `${method} <unmatched>`;
+
+		let body: unknown;
+		let bodyIsInvalidJson = false;
+		if (rawBody.length > 0) {
+			try {
+				body = JSON.parse(rawBody);
+			} catch {
+				bodyIsInvalidJson = true;
+			}
+		}
+
+		const entry = {
+			route: routeName,
+			method,
+			path: url.pathname,
+			query: Object.fromEntries(url.searchParams),
+			headers: req.headers,
+			body: bodyIsInvalidJson ? rawBody : body,
+			status: undefined as number | undefined,
+			at: this.clock.now(),
+		};
+		this.log.add(entry);
+
+		let reply: SimReply | undefined;
+		for (const fault of this.faults.pick(routeName)) {
+			if (fault.kind === 'reset') {
+				req.socket.destroy();
+				return;
+			}
+			if (fault.kind === 'slow') await new Promise((r) => setTimeout(r, fault.delayMs ?? 1_000));
+			if (fault.kind === 'malformed') reply = { status: 200, text: '{"message":"ok","data":{"id":', headers: { 'content-type': 'application/json' } };
+			if (fault.kind === 'status') {
+				const status = fault.status ?? 500;
+				reply = { status, json: fault.body ?? this.errorBody(status) };
+				if (status === 429) reply.headers = { 'retry-after': String(fault.retryAfterSeconds ?? 1) };
+			}
+		}
+
+		if (!reply) {
+			if (!route) {
+				reply = { status: 404, json: this.errorBody(404) };
+			} else {
+				try {
+					reply = await route.handler({
+						method,
+						path: url.pathname,
+						params,
+						query: url.searchParams,
+						headers: req.headers,
+						rawBody,
+						body,
+						bodyIsInvalidJson,
+						route: routeName,
+					});
+				} catch (error) {
+					reply = { status: 500, json: this.errorBody(500) };
+					// A handler bug must be visible to the test that hit it, not only as a 500.
+					process.emitWarning(`${this.name} simulator handler ${routeName} threw: ${(error as Error).stack}`);
+				}
+			}
+		}
+
+		entry.status = reply.status;
+		if (res.destroyed) return;
+		const headers: Record<string, string> = { ...(reply.headers ?? {}) };
+		let payload: string | Buffer = '';
+		if (reply.json !== undefined) {
+			payload = JSON.stringify(reply.json);
+			headers['content-type'] ??= 'application/json; charset=utf-8';
+		} else if (reply.text !== undefined) {
+			payload = reply.text;
+			headers['content-type'] ??= 'text/plain; charset=utf-8';
+		} else if (reply.buffer !== undefined) {
+			payload = reply.buffer;
+		}
+		res.writeHead(reply.status, headers);
+		res.end(payload);
+	}
+}
