@@ -8,4 +8,5 @@ module.exports = {
 	testTimeout: 60_000,
 	// n8n-core keeps module-level handles (timers, caches) open after a run.
 	forceExit: true,
+	setupFiles: ['<rootDir>/test/harness/setup.ts'],
 };

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- the simulator is test code that runs in plain Node, never inside n8n */
 import type { IncomingHttpHeaders } from 'node:http';
 
 export interface LoggedRequest {

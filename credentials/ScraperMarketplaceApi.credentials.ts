@@ -1,0 +1,58 @@
+import type {
+	IAuthenticateGeneric,
+	Icon,
+	ICredentialTestRequest,
+	ICredentialType,
+	INodeProperties,
+} from 'n8n-workflow';
+
+export class ScraperMarketplaceApi implements ICredentialType {
+	name = 'scraperMarketplaceApi';
+
+	displayName = 'Scraper Marketplace API';
+
+	icon: Icon = { light: 'file:../icons/scraper.svg', dark: 'file:../icons/scraper.dark.svg' };
+
+	documentationUrl = 'https://github.com/scraper-service/n8n-nodes-scraper-service#credentials';
+
+	properties: INodeProperties[] = [
+		{
+			displayName: 'API Token',
+			name: 'apiToken',
+			type: 'string',
+			typeOptions: { password: true },
+			default: '',
+			required: true,
+			description: 'The marketplace API token from the service dashboard, sent as a Bearer token',
+		},
+		{
+			displayName: 'Base URL',
+			name: 'baseUrl',
+			type: 'string',
+			default: '',
+			required: true,
+			placeholder: 'https://app.example.com',
+			description: 'Address of the marketplace API, without /api',
+		},
+	];
+
+	// RFC 6750: the token travels in the Authorization header with the Bearer scheme.
+	authenticate: IAuthenticateGeneric = {
+		type: 'generic',
+		properties: {
+			headers: {
+				Authorization: '=Bearer {{$credentials.apiToken}}',
+			},
+		},
+	};
+
+	// The cheapest authenticated read: one result, first page.
+	test: ICredentialTestRequest = {
+		request: {
+			baseURL: '={{$credentials.baseUrl.replace(/\\/+$/, "")}}',
+			url: '/api/results',
+			method: 'GET',
+			qs: { page: 1, per_page: 1 },
+		},
+	};
+}

@@ -1,0 +1,58 @@
+import type {
+	IAuthenticateGeneric,
+	Icon,
+	ICredentialTestRequest,
+	ICredentialType,
+	INodeProperties,
+} from 'n8n-workflow';
+
+export class ScraperPlatformApi implements ICredentialType {
+	name = 'scraperPlatformApi';
+
+	displayName = 'Scraper Platform API';
+
+	icon: Icon = { light: 'file:../icons/scraper.svg', dark: 'file:../icons/scraper.dark.svg' };
+
+	documentationUrl = 'https://github.com/scraper-service/n8n-nodes-scraper-service#credentials';
+
+	properties: INodeProperties[] = [
+		{
+			displayName: 'API Token',
+			name: 'apiToken',
+			type: 'string',
+			typeOptions: { password: true },
+			default: '',
+			required: true,
+			description:
+				'Create a token in the service dashboard (give it a name and an expiry date); its value is shown once, at creation',
+		},
+		{
+			displayName: 'Base URL',
+			name: 'baseUrl',
+			type: 'string',
+			default: '',
+			required: true,
+			placeholder: 'https://api.example.com',
+			description: 'Address of the platform API, without /api/v1',
+		},
+	];
+
+	// The platform reads the token from the x-api-token header on every request.
+	authenticate: IAuthenticateGeneric = {
+		type: 'generic',
+		properties: {
+			headers: {
+				'x-api-token': '={{$credentials.apiToken}}',
+			},
+		},
+	};
+
+	// The documented way to verify a token: it answers with the subscription account, or 401.
+	test: ICredentialTestRequest = {
+		request: {
+			baseURL: '={{$credentials.baseUrl.replace(/\\/+$/, "")}}',
+			url: '/api/v1/subscription-accounts',
+			method: 'GET',
+		},
+	};
+}

@@ -1,0 +1,45 @@
+import { NodeConnectionTypes } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+
+import { describeResources, routeOperation } from '../shared/operation';
+import type { Resource } from '../shared/operation';
+import { accountGet } from './actions/account/get';
+import { aiScraperCreateAndRun } from './actions/aiScraper/createAndRun';
+import { aiScraperRerun } from './actions/aiScraper/rerun';
+import { analyticsGetProxyBandwidth } from './actions/analytics/getProxyBandwidth';
+import { analyticsGetStatusSummary } from './actions/analytics/getStatusSummary';
+import { bulkCancel } from './actions/bulk/cancel';
+import { bulkGet } from './actions/bulk/get';
+import { bulkStart } from './actions/bulk/start';
+import { resultGet } from './actions/result/get';
+import { resultGetMany } from './actions/result/getMany';
+
+const resources: Resource[] = [
+	{ value: 'account', name: 'Account', operations: [accountGet] },
+	{ value: 'aiScraper', name: 'AI Scraper', operations: [aiScraperCreateAndRun, aiScraperRerun] },
+	{ value: 'analytics', name: 'Analytics', operations: [analyticsGetStatusSummary, analyticsGetProxyBandwidth] },
+	{ value: 'bulk', name: 'Bulk', operations: [bulkStart, bulkGet, bulkCancel] },
+	{ value: 'result', name: 'Result', operations: [resultGet, resultGetMany] },
+];
+
+export class ScraperPlatform implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Scraper Platform',
+		name: 'scraperPlatform',
+		icon: { light: 'file:../../icons/scraper.svg', dark: 'file:../../icons/scraper.dark.svg' },
+		group: ['transform'],
+		version: 1,
+		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
+		description: 'Create and rerun AI scrapers, run bulk jobs, and read results and analytics',
+		defaults: { name: 'Scraper Platform' },
+		usableAsTool: true,
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [{ name: 'scraperPlatformApi', required: true }],
+		properties: describeResources(resources, 'aiScraper'),
+	};
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		return await routeOperation(this, resources);
+	}
+}

@@ -1,0 +1,16 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import type { Operation } from '../../../shared/operation';
+import { platformRequest } from '../../../shared/platform';
+
+export const accountGet: Operation = {
+	value: 'get',
+	name: 'Get',
+	action: 'Get the subscription account',
+	description: 'Get the subscription account of the token: plan limits, usage and rate limit. Proves the token works.',
+	properties: [],
+	async execute(itemIndex) {
+		const response = await platformRequest(this, { method: 'GET', path: '/api/v1/subscription-accounts', idempotent: true }, itemIndex);
+		return [{ json: response.data as IDataObject }];
+	},
+};

@@ -1,0 +1,122 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import type { Operation } from '../../../shared/operation';
+import { platformRequest } from '../../../shared/platform';
+import { InputValidator } from '../../../shared/validation';
+import { getOutputChoice, outputOptions, resultOutput } from '../common';
+
+export const aiScraperRerun: Operation = {
+	value: 'rerun',
+	name: 'Rerun',
+	action: 'Rerun an AI scraper',
+	description: 'Run an existing AI scraper on a URL and get its full results',
+	properties: [
+		{
+			displayName: 'Scraper ID',
+			name: 'scraperId',
+			type: 'string',
+			required: true,
+			default: '',
+			placeholder: '3f2b9c1e-8a4d-4e6f-9b2a-1c3d5e7f9a0b',
+			description: 'The scraperId returned by Create and Run',
+		},
+		{
+			displayName: 'URL',
+			name: 'url',
+			type: 'string',
+			required: true,
+			default: '',
+			placeholder: 'https://example.com/products?page=2',
+			description: 'The page to scrape. Reruns reuse cached results to save tokens and time.',
+		},
+		{
+			displayName: 'Map Agent Options',
+			name: 'mapOptions',
+			type: 'collection',
+			placeholder: 'Add Option',
+			default: {},
+			description: 'Only for scrapers created with the Map agent. Each option is sent only when added.',
+			options: [
+				{
+					displayName: 'Exclude Patterns',
+					name: 'excludePatterns',
+					type: 'string',
+					default: '',
+					placeholder: '/tag/.*',
+					description: 'Regular expression: pages whose URL matches are skipped',
+				},
+				{
+					displayName: 'Include Patterns',
+					name: 'includePatterns',
+					type: 'string',
+					default: '',
+					placeholder: '/blog/.*',
+					description: 'Regular expression: only pages whose URL matches are kept',
+				},
+				{
+					displayName: 'Limit',
+					// Sent as `limit`; named apart from n8n's list "Limit" convention (default 50), as the service's default is 1000.
+					name: 'resultLimit',
+					type: 'number',
+					typeOptions: { minValue: 1 },
+					default: 1000,
+					description: 'Max number of results to return',
+				},
+				{
+					displayName: 'Max Depth',
+					name: 'maxDepth',
+					type: 'number',
+					typeOptions: { minValue: 1 },
+					default: 2,
+					description: 'How many links deep to follow from the URL',
+				},
+				{
+					displayName: 'Max Pages',
+					name: 'maxPages',
+					type: 'number',
+					typeOptions: { minValue: 1 },
+					default: 50,
+					description: 'How many pages to visit at most',
+				},
+			],
+		},
+		outputOptions('Whether to output one item per scraped record (e.g. one per listing item or per found page)'),
+	],
+	async execute(itemIndex) {
+		const v = new InputValidator(this.getNode(), itemIndex);
+		const body: IDataObject = {
+			scraperId: v.uuid(this.getNodeParameter('scraperId', itemIndex), 'Scraper ID'),
+			url: v.httpUrl(this.getNodeParameter('url', itemIndex), 'URL'),
+		};
+		const map = this.getNodeParameter('mapOptions', itemIndex, {}) as IDataObject;
+		const numbers = [
+			['maxDepth', 'Max Depth'],
+			['maxPages', 'Max Pages'],
+			['resultLimit', 'Limit'],
+		] as const;
+		for (const [name, label] of numbers) {
+			const value = v.optionalInteger(map[name], label, { min: 1 });
+			if (value !== undefined) body[name === 'resultLimit' ? 'limit' : name] = value;
+		}
+		const include = v.regex(map.includePatterns, 'Include Patterns');
+		if (include !== undefined) body.includePatterns = include;
+		const exclude = v.regex(map.excludePatterns, 'Exclude Patterns');
+		if (exclude !== undefined) body.excludePatterns = exclude;
+
+		const response = await platformRequest(
+			this,
+			{
+				method: 'POST',
+				path: '/api/v1/scrapers-ai-rerun',
+				body,
+				// The endpoint requires it explicitly.
+				headers: { accept: 'application/json' },
+				idempotent: false,
+				subject: { kind: 'scraper', id: body.scraperId as string },
+				timeoutMs: 300_000,
+			},
+			itemIndex,
+		);
+		return resultOutput(response.data, getOutputChoice(this, itemIndex), itemIndex);
+	},
+};

@@ -1,0 +1,23 @@
+import type { Operation } from '../../../shared/operation';
+import { asRecords, splitIntoItems } from '../../../shared/output';
+import { platformRequest } from '../../../shared/platform';
+import { dateRangeProperties, readDateRange } from './common';
+
+export const analyticsGetProxyBandwidth: Operation = {
+	value: 'getProxyBandwidth',
+	name: 'Get Proxy Bandwidth',
+	action: 'Get proxy bandwidth per proxy user',
+	description: 'Get the proxy bandwidth used per proxy username over a time window, one item per username',
+	properties: [...dateRangeProperties],
+	async execute(itemIndex) {
+		const qs = readDateRange(this, itemIndex);
+		const response = await platformRequest<unknown>(
+			this,
+			{ method: 'GET', path: '/api/v1/proxies/user/requests-bandwidth', qs, idempotent: true },
+			itemIndex,
+		);
+		// The rows may come bare or inside the usual envelope.
+		const rows = Array.isArray(response) ? response : response.data;
+		return splitIntoItems(asRecords(rows), itemIndex, { startDate: qs.startDate, endDate: qs.endDate });
+	},
+};

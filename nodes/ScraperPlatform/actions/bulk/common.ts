@@ -1,0 +1,103 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+
+import { splitIntoItems } from '../../../shared/output';
+import { getResult, toBulkJob } from '../../../shared/platform';
+import type { BulkJob } from '../../../shared/platform';
+import { waitForCompletion } from '../../../shared/polling';
+import { InputValidator } from '../../../shared/validation';
+
+export const bulkIdProperty: INodeProperties = {
+	displayName: 'Bulk Job ID',
+	name: 'bulkId',
+	type: 'string',
+	required: true,
+	default: '',
+	placeholder: '3f2b9c1e-8a4d-4e6f-9b2a-1c3d5e7f9a0b',
+	description: 'The ID of the bulk job: the ID field in the output of Bulk > Start',
+};
+
+export const waitProperties: INodeProperties[] = [
+	{
+		displayName: 'Wait for Completion',
+		name: 'waitForCompletion',
+		type: 'boolean',
+		default: false,
+		description: 'Whether to wait until every URL of the job is finished, failed or canceled before continuing',
+	},
+	{
+		displayName: 'Max Wait (Seconds)',
+		name: 'maxWaitSeconds',
+		type: 'number',
+		typeOptions: { minValue: 1 },
+		default: 600,
+		displayOptions: { show: { waitForCompletion: [true] } },
+		description: 'Stop waiting after this long and output the latest state of the job (completed false)',
+	},
+	{
+		displayName: 'Poll Interval (Seconds)',
+		name: 'pollIntervalSeconds',
+		type: 'number',
+		typeOptions: { minValue: 1 },
+		default: 5,
+		displayOptions: { show: { waitForCompletion: [true] } },
+		description: 'How often to check the job at first; the interval grows gently while the job runs',
+	},
+];
+
+export const bulkOutputProperty: INodeProperties = {
+	displayName: 'Output',
+	name: 'bulkOutput',
+	type: 'options',
+	default: 'job',
+	options: [
+		{
+			name: 'One Item per Job',
+			value: 'job',
+			description: 'Status, summary counts, per-URL details and all merged records in one item',
+		},
+		{
+			name: 'One Item per Merged Record',
+			value: 'records',
+			description: 'Each merged record as its own item with the job ID on it, ready for a spreadsheet',
+		},
+	],
+	description: 'How to shape the output',
+};
+
+/** Waits for the job when asked, then shapes it as the user chose. */
+export async function finishBulk(
+	ctx: IExecuteFunctions,
+	record: IDataObject,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
+	let job = toBulkJob(record);
+	let waitNote: IDataObject = {};
+	if (ctx.getNodeParameter('waitForCompletion', itemIndex, false) === true) {
+		const v = new InputValidator(ctx.getNode(), itemIndex);
+		const maxWait = v.integer(ctx.getNodeParameter('maxWaitSeconds', itemIndex), 'Max Wait (Seconds)', { min: 1 });
+		const interval = v.integer(ctx.getNodeParameter('pollIntervalSeconds', itemIndex), 'Poll Interval (Seconds)', { min: 1 });
+		const outcome = await waitForCompletion<BulkJob>({
+			read: async () => (job.completed ? job : toBulkJob(await getResult(ctx, job.id, itemIndex, 'bulk job'))),
+			isDone: (state) => state.completed,
+			maxWaitMs: maxWait * 1000,
+			initialDelayMs: interval * 1000,
+			maxDelayMs: Math.max(interval * 1000, 30_000),
+		});
+		job = outcome.state;
+		if (!outcome.done) {
+			const done = job.urlDetails.filter((u) => ['finished', 'failed', 'canceled', 'cancelled'].includes(u.status.toLowerCase())).length;
+			waitNote = {
+				waitTimedOut: true,
+				waitMessage: `The job is still running after ${maxWait} s: ${done} of ${job.urlDetails.length} URLs done. Use Bulk > Get with this Bulk Job ID to check it later, or raise Max Wait.`,
+			};
+		}
+	}
+	if (ctx.getNodeParameter('bulkOutput', itemIndex, 'job') === 'records') {
+		return splitIntoItems(job.mergedData, itemIndex, { bulkId: job.id });
+	}
+	return [{ json: { ...job, ...waitNote } as unknown as IDataObject }];
+}
+
+export function bulkIdOf(ctx: IExecuteFunctions, itemIndex: number): string {
+	return new InputValidator(ctx.getNode(), itemIndex).uuid(ctx.getNodeParameter('bulkId', itemIndex), 'Bulk Job ID');
+}

@@ -1,0 +1,15 @@
+import type { Operation } from '../../../shared/operation';
+import { getResult } from '../../../shared/platform';
+import { bulkIdOf, bulkIdProperty, bulkOutputProperty, finishBulk, waitProperties } from './common';
+
+export const bulkGet: Operation = {
+	value: 'get',
+	name: 'Get',
+	action: 'Get a bulk job',
+	description: 'Get the status, summary counts, per-URL details and merged records of a bulk job',
+	properties: [bulkIdProperty, ...waitProperties, bulkOutputProperty],
+	async execute(itemIndex) {
+		const id = bulkIdOf(this, itemIndex);
+		return await finishBulk(this, await getResult(this, id, itemIndex, 'bulk job'), itemIndex);
+	},
+};

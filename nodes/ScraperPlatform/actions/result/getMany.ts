@@ -1,0 +1,180 @@
+import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
+
+import type { Operation } from '../../../shared/operation';
+import { decodeResult, platformRequest } from '../../../shared/platform';
+import { InputValidator } from '../../../shared/validation';
+
+export const SORT_FIELDS = ['createdAt', 'updatedAt', 'id', 'type', 'url', 'status', 'error', 'tokenUsage', 'runtime'] as const;
+
+export const resultGetMany: Operation = {
+	value: 'getMany',
+	name: 'Get Many',
+	action: 'Get many results',
+	description: 'List result records, page by page',
+	properties: [
+		{
+			displayName: 'Return All',
+			name: 'returnAll',
+			type: 'boolean',
+			default: false,
+			description: 'Whether to return all results or only up to a given limit',
+		},
+		{
+			displayName: 'Limit',
+			name: 'limit',
+			type: 'number',
+			typeOptions: { minValue: 1 },
+			default: 50,
+			description: 'Max number of results to return',
+			displayOptions: { show: { returnAll: [false] } },
+		},
+		{
+			displayName: 'Sort Field',
+			name: 'sortField',
+			type: 'options',
+			default: 'updatedAt',
+			options: [
+				{ name: 'Created At', value: 'createdAt' },
+				{ name: 'Error', value: 'error' },
+				{ name: 'ID', value: 'id' },
+				{ name: 'Runtime', value: 'runtime' },
+				{ name: 'Status', value: 'status' },
+				{ name: 'Token Usage', value: 'tokenUsage' },
+				{ name: 'Type', value: 'type' },
+				{ name: 'Updated At', value: 'updatedAt' },
+				{ name: 'URL', value: 'url' },
+			],
+			description: 'The column the results are sorted by',
+		},
+		{
+			displayName: 'Sort Order',
+			name: 'sortOrder',
+			type: 'options',
+			default: 'DESC',
+			options: [
+				{ name: 'Ascending', value: 'ASC' },
+				{ name: 'Descending', value: 'DESC' },
+			],
+			description: 'Whether to list the smallest or the largest values first',
+		},
+		{
+			displayName: 'Filters',
+			name: 'filters',
+			type: 'collection',
+			placeholder: 'Add Filter',
+			default: {},
+			options: [
+				{
+					displayName: 'Date Range Column',
+					name: 'dateRangeColumn',
+					type: 'options',
+					default: 'createdAt',
+					options: [
+						{ name: 'Created At', value: 'createdAt' },
+						{ name: 'Updated At', value: 'updatedAt' },
+					],
+					description: 'The date column that From and To filter',
+				},
+				{
+					displayName: 'From',
+					name: 'startAt',
+					type: 'dateTime',
+					default: '',
+					description: 'Only results whose date column is at or after this moment',
+				},
+				{
+					displayName: 'Search',
+					name: 'search',
+					type: 'string',
+					default: '',
+					description: 'Text to look for in any column (URL, status, type, error…)',
+				},
+				{
+					displayName: 'To',
+					name: 'endAt',
+					type: 'dateTime',
+					default: '',
+					description: 'Only results whose date column is before this moment',
+				},
+			],
+		},
+		{
+			displayName: 'Options',
+			name: 'options',
+			type: 'collection',
+			placeholder: 'Add Option',
+			default: {},
+			options: [
+				{
+					displayName: 'Page Size',
+					name: 'pageSize',
+					type: 'number',
+					typeOptions: { minValue: 1, maxValue: 100 },
+					default: 100,
+					description: 'Results per request, 1 to 100. Smaller pages are slower but avoid time-outs on very large results.',
+				},
+				{
+					displayName: 'Simplify',
+					name: 'simplify',
+					type: 'boolean',
+					default: false,
+					description: 'Whether to drop server file paths and audit fields',
+				},
+				{
+					displayName: 'Start Page',
+					name: 'startPage',
+					type: 'number',
+					typeOptions: { minValue: 1 },
+					default: 1,
+					description: 'The first page to read (1 is the first)',
+				},
+			],
+		},
+	],
+	async execute(itemIndex) {
+		const v = new InputValidator(this.getNode(), itemIndex);
+		const returnAll = this.getNodeParameter('returnAll', itemIndex) === true;
+		const limit = returnAll ? Infinity : v.integer(this.getNodeParameter('limit', itemIndex), 'Limit', { min: 1 });
+		const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
+		const pageSize = v.integer(options.pageSize ?? 100, 'Page Size', { min: 1, max: 100 });
+		let page = v.integer(options.startPage ?? 1, 'Start Page', { min: 1 });
+		const qs: IDataObject = {
+			pageSize: returnAll ? pageSize : Math.min(pageSize, limit),
+			sortField: v.oneOf(this.getNodeParameter('sortField', itemIndex), 'Sort Field', SORT_FIELDS),
+			sortOrder: v.oneOf(this.getNodeParameter('sortOrder', itemIndex), 'Sort Order', ['ASC', 'DESC'] as const),
+		};
+		const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;
+		const search = v.optionalString(filters.search, 'Search');
+		if (search !== undefined) qs.search = search;
+		const timezone = this.getTimezone();
+		const startAt = filters.startAt ? v.dateTime(filters.startAt, 'From', timezone) : undefined;
+		const endAt = filters.endAt ? v.dateTime(filters.endAt, 'To', timezone) : undefined;
+		if (startAt && endAt) v.range(startAt, endAt, 'From', 'To');
+		if (startAt || endAt) {
+			qs.dateRangeColumn = v.oneOf(filters.dateRangeColumn ?? 'createdAt', 'Date Range Column', ['createdAt', 'updatedAt'] as const);
+			if (startAt) qs.startAt = startAt.toISO();
+			if (endAt) qs.endAt = endAt.toISO();
+		} else if (filters.dateRangeColumn !== undefined) {
+			v.fail('Date Range Column', 'it needs a From or To date', 'Add a From or To filter, or remove Date Range Column.');
+		}
+
+		const simplify = options.simplify === true;
+		const output: INodeExecutionData[] = [];
+		for (;;) {
+			const response = await platformRequest<IDataObject[]>(
+				this,
+				{ method: 'GET', path: '/api/v1/results', qs: { ...qs, page }, idempotent: true },
+				itemIndex,
+			);
+			const records = Array.isArray(response.data) ? response.data : [];
+			for (const record of records) {
+				if (output.length >= limit) break;
+				output.push({ json: decodeResult(record, simplify) });
+			}
+			const totalPage = response.meta?.totalPage ?? page;
+			if (output.length >= limit || records.length === 0 || page >= totalPage) break;
+			page++;
+		}
+		return output;
+	},
+};

@@ -1,0 +1,126 @@
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import type { INode, JsonObject } from 'n8n-workflow';
+
+/** What a 404 or 403 refers to, so the message can name the id the user typed. */
+export interface ErrorSubject {
+	/** e.g. "scraper", "bulk job", "result". */
+	kind: string;
+	id?: string | number;
+}
+
+export interface ApiFailure {
+	status: number;
+	body: unknown;
+	itemIndex: number;
+	/** The service's name as the user knows it, e.g. "Scraper Platform". */
+	service: string;
+	/** The credential's display name, for "check the token in ..." advice. */
+	credentialName: string;
+	subject?: ErrorSubject;
+	/** For 429 after the node's own retries. */
+	rateLimitRetries?: number;
+}
+
+function bodyMessage(body: unknown): string | undefined {
+	if (body && typeof body === 'object' && typeof (body as JsonObject).message === 'string') {
+		return (body as JsonObject).message as string;
+	}
+	return undefined;
+}
+
+/** `errors: [{field, message}]` in a 422 body, as the simulators and many APIs return it. */
+function fieldErrors(body: unknown): string[] {
+	const errors = body && typeof body === 'object' ? (body as JsonObject).errors : undefined;
+	if (!Array.isArray(errors)) return [];
+	return errors
+		.map((e) => {
+			if (typeof e === 'string') return e;
+			if (e && typeof e === 'object') {
+				const { field, message, rule } = e as JsonObject;
+				const text = (message ?? rule) as string | undefined;
+				return field ? `${String(field)}: ${text ?? 'invalid'}` : (text ?? '');
+			}
+			return '';
+		})
+		.filter(Boolean);
+}
+
+/**
+ * Turns a documented error status into an error a no-code user can act on: the message says what happened,
+ * the description says what to do. The raw body is kept (it never holds the token: requests are not echoed).
+ */
+export function apiError(node: INode, failure: ApiFailure): NodeApiError {
+	const { status, body, itemIndex, service, credentialName, subject } = failure;
+	const serviceMessage = bodyMessage(body);
+	const what = subject ? `${subject.kind}${subject.id !== undefined ? ` "${subject.id}"` : ''}` : 'resource';
+	let message: string;
+	let description: string;
+
+	switch (true) {
+		case status === 400: {
+			message = `${service} rejected the request: ${serviceMessage ?? 'bad request'}`;
+			description = 'Correct the parameter named in the message and run the node again.';
+			break;
+		}
+		case status === 401: {
+			message = `${service} did not accept the API token (401 Unauthorized)`;
+			description = `Check the token in the "${credentialName}" credential: it may be mistyped, expired or revoked. Create a new token in the service dashboard if needed.`;
+			break;
+		}
+		case status === 403: {
+			message = `The API token has no access to this ${what} (403 Forbidden)`;
+			description = `The token in the "${credentialName}" credential lacks access to this ${subject?.kind ?? 'resource'} or feature. Use the token of the account that owns it, or upgrade the plan.`;
+			break;
+		}
+		case status === 404: {
+			message = `The ${what} was not found (404)`;
+			description = `Check the ${subject?.kind ?? 'resource'} ID: it must exist and belong to the account of the "${credentialName}" credential.`;
+			break;
+		}
+		case status === 422: {
+			const fields = fieldErrors(body);
+			message = `${service} rejected the input: ${fields.length ? fields.join('; ') : (serviceMessage ?? 'validation failed')}`;
+			description = 'Correct the field named in the message and run the node again.';
+			break;
+		}
+		case status === 429: {
+			message = `${service} rate limit reached: too many requests`;
+			description = `The node waited and retried${failure.rateLimitRetries ? ` ${failure.rateLimitRetries} times` : ''} but the limit persists. Wait a little before running again, or lower the pace: fewer items per execution, or a Wait node between batches.`;
+			break;
+		}
+		case status >= 500: {
+			message = `${service} had an internal error (${status})${serviceMessage ? `: ${serviceMessage}` : ''}`;
+			description = 'This is on the service side. Try again in a few minutes; if it persists, contact the service support with the time of the error.';
+			break;
+		}
+		default: {
+			message = `${service} answered with status ${status}${serviceMessage ? `: ${serviceMessage}` : ''}`;
+			description = 'Check the parameters and the credential, then run the node again.';
+		}
+	}
+
+	const errorBody: JsonObject =
+		body && typeof body === 'object' && !Array.isArray(body) ? (body as JsonObject) : { body: String(body ?? '') };
+	return new NodeApiError(node, errorBody, { message, description, httpCode: String(status), itemIndex });
+}
+
+/** A request that never got an HTTP answer (refused, reset, timed out, unreadable body). */
+export function networkError(
+	node: INode,
+	options: { service: string; itemIndex: number; cause: string; retried: boolean; mayHaveStarted: boolean },
+): NodeApiError {
+	const { service, itemIndex, cause, retried, mayHaveStarted } = options;
+	const description = mayHaveStarted
+		? `The request may have reached ${service} and started work before the connection failed, so the node did not retry it (a retry could start a second job). Check the service's results before running again.`
+		: `Check the base URL in the credential and your network${retried ? '; the node already retried' : ''}. Try again in a moment.`;
+	return new NodeApiError(
+		node,
+		{ message: cause },
+		{ message: `Could not reach ${service}: ${cause}`, description, itemIndex },
+	);
+}
+
+/** An invalid parameter, caught before any request is sent. */
+export function inputError(node: INode, itemIndex: number, message: string, description: string): NodeOperationError {
+	return new NodeOperationError(node, message, { itemIndex, description });
+}

@@ -1,0 +1,69 @@
+import { NodeOperationError } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, JsonObject } from 'n8n-workflow';
+
+/** What one input item produced: output items (already paired) or an error. */
+export type ItemHandler = (itemIndex: number) => Promise<INodeExecutionData[]>;
+
+/** Gives every output item of input `itemIndex` its pairing, without touching items that are already paired. */
+export function pairWith(items: INodeExecutionData[], itemIndex: number): INodeExecutionData[] {
+	return items.map((item) => (item.pairedItem === undefined ? { ...item, pairedItem: { item: itemIndex } } : item));
+}
+
+export function jsonItems(records: IDataObject[], itemIndex: number): INodeExecutionData[] {
+	return records.map((json) => ({ json, pairedItem: { item: itemIndex } }));
+}
+
+/** Makes sure an error carries the item index, so n8n shows which item failed. */
+export function withItemIndex(ctx: IExecuteFunctions, error: unknown, itemIndex: number): Error {
+	if (error instanceof NodeOperationError || (error as { context?: JsonObject })?.context) {
+		const err = error as Error & { context: JsonObject };
+		if (err.context && err.context.itemIndex === undefined) err.context.itemIndex = itemIndex;
+		return err;
+	}
+	return new NodeOperationError(ctx.getNode(), error as Error, { itemIndex });
+}
+
+function errorItem(error: Error & { description?: string | null }, itemIndex: number): INodeExecutionData {
+	const json: IDataObject = { error: error.message };
+	if (error.description) json.description = error.description;
+	const httpCode = (error as { httpCode?: string | null }).httpCode;
+	if (httpCode) json.httpCode = httpCode;
+	return { json, pairedItem: { item: itemIndex } };
+}
+
+/**
+ * Runs `handler` for every input item and returns all outputs in input order. With Continue On Fail an item's
+ * error becomes an output item `{ error, description }` paired with it; otherwise the first error stops the node.
+ * `concurrency` > 1 runs that many items at once; the output order stays the input order.
+ */
+export async function runForEachItem(
+	ctx: IExecuteFunctions,
+	handler: ItemHandler,
+	options: { concurrency?: number; itemCount?: number } = {},
+): Promise<INodeExecutionData[]> {
+	const count = options.itemCount ?? ctx.getInputData().length;
+	const concurrency = Math.max(1, Math.min(options.concurrency ?? 1, count || 1));
+	const results: INodeExecutionData[][] = new Array(count);
+	const continueOnFail = ctx.continueOnFail();
+	let next = 0;
+	let failure: Error | undefined;
+
+	const worker = async () => {
+		while (failure === undefined && next < count) {
+			const itemIndex = next++;
+			try {
+				results[itemIndex] = pairWith(await handler(itemIndex), itemIndex);
+			} catch (error) {
+				const err = withItemIndex(ctx, error, itemIndex);
+				if (!continueOnFail) {
+					failure ??= err;
+					return;
+				}
+				results[itemIndex] = [errorItem(err, itemIndex)];
+			}
+		}
+	};
+	await Promise.all(Array.from({ length: concurrency }, worker));
+	if (failure) throw failure;
+	return results.flat();
+}

@@ -1,0 +1,90 @@
+import type { IBinaryData, IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+
+/** Fields a spreadsheet or CRM never needs: server file paths and audit columns. */
+export const NOISE_FIELDS = [
+	'htmlPath',
+	'recordingPath',
+	'screenshotPath',
+	'dataPath',
+	'createdById',
+	'updatedById',
+	'deletedAt',
+	'deletedById',
+] as const;
+
+/**
+ * `data` arrives as a JSON-encoded string in listings: turn it into the object it encodes. Text that is
+ * not JSON is left as it is. Returns a new record; the input is not changed.
+ */
+export function decodeJsonFields(record: IDataObject, fields: readonly string[] = ['data']): IDataObject {
+	let out = record;
+	for (const field of fields) {
+		const value = record[field];
+		if (typeof value !== 'string') continue;
+		const trimmed = value.trim();
+		if (!(trimmed.startsWith('{') || trimmed.startsWith('['))) continue;
+		try {
+			out = { ...out, [field]: JSON.parse(trimmed) as IDataObject };
+		} catch {
+			// Not JSON after all: keep the text the service sent.
+		}
+	}
+	return out;
+}
+
+/** Drops file paths and audit fields (and any extra names given). */
+export function simplifyRecord(record: IDataObject, extra: readonly string[] = []): IDataObject {
+	const out: IDataObject = {};
+	for (const [key, value] of Object.entries(record)) {
+		if ((NOISE_FIELDS as readonly string[]).includes(key) || extra.includes(key)) continue;
+		out[key] = value;
+	}
+	return out;
+}
+
+/** Records as they come (objects) or as scalars wrapped in `{ value }`, so every item has a json object. */
+export function asRecords(value: unknown): IDataObject[] {
+	if (value === undefined || value === null) return [];
+	const list = Array.isArray(value) ? value : [value];
+	return list.map((entry) =>
+		entry !== null && typeof entry === 'object' && !Array.isArray(entry) ? (entry as IDataObject) : { value: entry as IDataObject[keyof IDataObject] },
+	);
+}
+
+/** One output item per record, each carrying `context` fields (e.g. the job id) first. */
+export function splitIntoItems(
+	records: IDataObject[],
+	itemIndex: number,
+	context: IDataObject = {},
+): INodeExecutionData[] {
+	return records.map((record) => ({ json: { ...context, ...record }, pairedItem: { item: itemIndex } }));
+}
+
+export async function binaryFromBase64(
+	ctx: IExecuteFunctions,
+	base64: string,
+	fileName: string,
+	mimeType: string,
+): Promise<IBinaryData> {
+	return await ctx.helpers.prepareBinaryData(Buffer.from(base64, 'base64'), fileName, mimeType);
+}
+
+export async function binaryFromText(
+	ctx: IExecuteFunctions,
+	text: string,
+	fileName: string,
+	mimeType: string,
+): Promise<IBinaryData> {
+	return await ctx.helpers.prepareBinaryData(Buffer.from(text, 'utf8'), fileName, mimeType);
+}
+
+/** A file-name-safe slug of a URL or label, e.g. for `example-com-pricing.html`. */
+export function fileSlug(text: string, fallback = 'file'): string {
+	const slug = text
+		.replace(/^https?:\/\//i, '')
+		.replace(/[^a-z0-9]+/gi, '-')
+		.replace(/^-+|-+$/g, '')
+		.slice(0, 80)
+		.toLowerCase();
+	return slug || fallback;
+}

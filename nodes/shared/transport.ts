@@ -1,0 +1,227 @@
+import { sleep } from 'n8n-workflow';
+import type {
+	ICredentialDataDecryptedObject,
+	IDataObject,
+	IExecuteFunctions,
+	IHttpRequestMethods,
+	IHttpRequestOptions,
+	ILoadOptionsFunctions,
+	IPollFunctions,
+} from 'n8n-workflow';
+
+import { apiError, networkError } from './errors';
+import type { ErrorSubject } from './errors';
+
+export type RequestContext = IExecuteFunctions | IPollFunctions | ILoadOptionsFunctions;
+
+/** One API the nodes talk to: which credential authenticates it and how it is named to the user. */
+export interface ApiDefinition {
+	credentialType: string;
+	credentialName: string;
+	service: string;
+}
+
+export interface ApiRequest {
+	method: IHttpRequestMethods;
+	/** Path below the credential's base URL, e.g. `/api/v1/results`. */
+	path: string;
+	qs?: IDataObject;
+	body?: IDataObject | IDataObject[];
+	headers?: Record<string, string>;
+	/**
+	 * True for reads: a repeat cannot start a second job, so 5xx and network errors are retried.
+	 * Creates, reruns and bulk starts are never repeated after a failure that may have reached the service.
+	 */
+	idempotent: boolean;
+	/** What an id in the path refers to, for 403/404 messages. */
+	subject?: ErrorSubject;
+	/** Response deadline in milliseconds. */
+	timeoutMs?: number;
+}
+
+/** How long and how often the node waits for the service before it gives up. */
+export interface RetryPolicy {
+	/** Total time the node may spend waiting on 429 answers for one request. */
+	rateLimitBudgetMs: number;
+	/** Retries of a read after 5xx or a network error. */
+	readRetries: number;
+	baseDelayMs: number;
+	maxDelayMs: number;
+}
+
+export const DEFAULT_RETRY_POLICY: RetryPolicy = {
+	rateLimitBudgetMs: 120_000,
+	readRetries: 3,
+	baseDelayMs: 1_000,
+	maxDelayMs: 30_000,
+};
+
+const DEFAULT_TIMEOUT_MS = 120_000;
+
+interface FullResponse {
+	statusCode: number;
+	headers: Record<string, string | string[] | undefined>;
+	body: unknown;
+}
+
+// Credentials are decrypted once per execution context, not once per item.
+const credentialCache = new WeakMap<object, Map<string, Promise<ICredentialDataDecryptedObject>>>();
+
+export async function getCachedCredentials(
+	ctx: RequestContext,
+	credentialType: string,
+): Promise<ICredentialDataDecryptedObject> {
+	let byType = credentialCache.get(ctx);
+	if (!byType) {
+		byType = new Map();
+		credentialCache.set(ctx, byType);
+	}
+	let pending = byType.get(credentialType);
+	if (!pending) {
+		pending = ctx.getCredentials(credentialType);
+		byType.set(credentialType, pending);
+	}
+	return await pending;
+}
+
+export function trimBaseUrl(baseUrl: unknown): string {
+	return String(baseUrl ?? '').replace(/\/+$/, '');
+}
+
+/** Retry-After as seconds or an HTTP date, in milliseconds; undefined when absent or unreadable. */
+export function parseRetryAfter(value: string | string[] | undefined, now = Date.now()): number | undefined {
+	const raw = Array.isArray(value) ? value[0] : value;
+	if (raw === undefined || raw.trim() === '') return undefined;
+	if (/^\d+(\.\d+)?$/.test(raw.trim())) return Math.round(Number(raw) * 1000);
+	const date = Date.parse(raw);
+	return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
+
+/** Exponential backoff with full jitter, so parallel clients do not retry in lockstep. */
+export function backoffDelay(attempt: number, policy: RetryPolicy): number {
+	const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** attempt);
+	return Math.round(ceiling / 2 + (Math.random() * ceiling) / 2);
+}
+
+/** A readable cause for a request that got no HTTP answer, without request details (they hold the token). */
+export function describeNetworkCause(error: unknown): { text: string; neverSent: boolean } {
+	const err = error as { code?: string; cause?: { code?: string }; message?: string };
+	const code = err?.code ?? err?.cause?.code;
+	const known: Record<string, string> = {
+		ECONNREFUSED: 'connection refused',
+		ECONNRESET: 'connection reset by the server',
+		ETIMEDOUT: 'the request timed out',
+		ECONNABORTED: 'the request timed out',
+		ENOTFOUND: 'host not found',
+		EAI_AGAIN: 'host name lookup failed',
+		EPIPE: 'connection closed by the server',
+		UND_ERR_SOCKET: 'connection closed by the server',
+		UND_ERR_HEADERS_TIMEOUT: 'the request timed out',
+		UND_ERR_BODY_TIMEOUT: 'the request timed out',
+	};
+	const neverSent = code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EAI_AGAIN';
+	if (code && known[code]) return { text: `${known[code]} (${code})`, neverSent };
+	const message = typeof err?.message === 'string' ? err.message : 'network error';
+	// Keep only the first line: wrapped HTTP client errors can append request dumps.
+	return { text: message.split('\n')[0].slice(0, 200), neverSent };
+}
+
+function isJsonBody(body: unknown): boolean {
+	return body !== null && typeof body === 'object';
+}
+
+/**
+ * Sends one authenticated request through n8n's HTTP helper and applies the project's retry policy:
+ * - 429 is retried for every request (the service did not act on it), honouring Retry-After, within a time budget;
+ * - 5xx, network errors and unreadable bodies are retried only for idempotent reads;
+ * - every other status becomes an error with a message and a how-to-fix description.
+ */
+export async function apiRequest<T = IDataObject>(
+	ctx: RequestContext,
+	api: ApiDefinition,
+	request: ApiRequest,
+	itemIndex: number,
+	policy: RetryPolicy = DEFAULT_RETRY_POLICY,
+): Promise<T> {
+	const credentials = await getCachedCredentials(ctx, api.credentialType);
+	const options: IHttpRequestOptions = {
+		method: request.method,
+		url: `${trimBaseUrl(credentials.baseUrl)}${request.path}`,
+		qs: request.qs,
+		body: request.body,
+		headers: request.headers,
+		json: true,
+		returnFullResponse: true,
+		ignoreHttpStatusErrors: true,
+		timeout: request.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+	};
+	const node = ctx.getNode();
+	let rateLimitWaited = 0;
+	let rateLimitRetries = 0;
+	let readAttempts = 0;
+
+	for (;;) {
+		let response: FullResponse;
+		try {
+			response = (await ctx.helpers.httpRequestWithAuthentication.call(
+				ctx,
+				api.credentialType,
+				options,
+			)) as FullResponse;
+		} catch (error) {
+			const cause = describeNetworkCause(error);
+			const retryable = request.idempotent || cause.neverSent;
+			if (retryable && readAttempts < policy.readRetries) {
+				await sleep(backoffDelay(readAttempts++, policy));
+				continue;
+			}
+			throw networkError(node, {
+				service: api.service,
+				itemIndex,
+				cause: cause.text,
+				retried: readAttempts > 0,
+				mayHaveStarted: !request.idempotent && !cause.neverSent,
+			});
+		}
+
+		const { statusCode, body, headers } = response;
+		if (statusCode >= 200 && statusCode < 300) {
+			if (body === undefined || body === '' || isJsonBody(body)) return body as T;
+			// A 2xx whose body is not JSON: the answer was cut or garbled on the way.
+			if (request.idempotent && readAttempts < policy.readRetries) {
+				await sleep(backoffDelay(readAttempts++, policy));
+				continue;
+			}
+			throw networkError(node, {
+				service: api.service,
+				itemIndex,
+				cause: 'the answer was not valid JSON',
+				retried: readAttempts > 0,
+				mayHaveStarted: !request.idempotent,
+			});
+		}
+
+		if (statusCode === 429) {
+			const wait = parseRetryAfter(headers['retry-after']) ?? backoffDelay(rateLimitRetries, policy);
+			if (rateLimitWaited + wait <= policy.rateLimitBudgetMs) {
+				rateLimitWaited += wait;
+				rateLimitRetries++;
+				await sleep(wait);
+				continue;
+			}
+		} else if (statusCode >= 500 && request.idempotent && readAttempts < policy.readRetries) {
+			await sleep(backoffDelay(readAttempts++, policy));
+			continue;
+		}
+
+		throw apiError(node, {
+			status: statusCode,
+			body,
+			itemIndex,
+			service: api.service,
+			credentialName: api.credentialName,
+			subject: request.subject,
+			rateLimitRetries,
+		});
+	}
+}

@@ -1,0 +1,156 @@
+import { DateTime } from 'luxon';
+import { NodeOperationError } from 'n8n-workflow';
+import type { INode } from 'n8n-workflow';
+
+/**
+ * Input rules from the service interface, checked before any request is sent. Each failure names the
+ * parameter by its display name and says how to fix it.
+ */
+export class InputValidator {
+	constructor(
+		private readonly node: INode,
+		private readonly itemIndex: number,
+	) {}
+
+	fail(label: string, rule: string, fix: string): never {
+		throw new NodeOperationError(this.node, `Invalid "${label}": ${rule}`, {
+			itemIndex: this.itemIndex,
+			description: fix,
+		});
+	}
+
+	requiredString(value: unknown, label: string): string {
+		if (value === undefined || value === null || (typeof value === 'string' && value.trim() === '')) {
+			this.fail(label, 'it is required', `Enter a value for "${label}".`);
+		}
+		if (typeof value !== 'string' && typeof value !== 'number') {
+			this.fail(label, `it must be text, got ${describe(value)}`, `Enter "${label}" as text.`);
+		}
+		return String(value).trim();
+	}
+
+	optionalString(value: unknown, label: string): string | undefined {
+		if (value === undefined || value === null || value === '') return undefined;
+		return this.requiredString(value, label);
+	}
+
+	httpUrl(value: unknown, label: string): string {
+		const text = this.requiredString(value, label);
+		let url: URL;
+		try {
+			url = new URL(text);
+		} catch {
+			this.fail(label, `"${truncate(text)}" is not a valid URL`, 'Enter a full address starting with https:// or http://.');
+		}
+		if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+			this.fail(label, `only http and https URLs are allowed, got "${url.protocol}"`, 'Enter an address starting with https:// or http://.');
+		}
+		return text;
+	}
+
+	/** A list of URLs from a comma/newline separated string or an array (e.g. from an expression). */
+	httpUrlList(value: unknown, label: string, options: { required: boolean }): string[] {
+		const list = toList(value);
+		if (options.required && list.length === 0) {
+			this.fail(label, 'at least one URL is required', `Enter one or more URLs in "${label}", one per line or separated by commas.`);
+		}
+		return list.map((entry, i) => this.httpUrl(entry, list.length > 1 ? `${label} (entry ${i + 1})` : label));
+	}
+
+	uuid(value: unknown, label: string): string {
+		const text = this.requiredString(value, label);
+		if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(text)) {
+			this.fail(label, `"${truncate(text)}" is not a UUID`, `Copy the ID exactly as the service shows it, e.g. 3f2b9c1e-8a4d-4e6f-9b2a-1c3d5e7f9a0b.`);
+		}
+		return text;
+	}
+
+	/** A regular expression the service will compile: it must compile here too. */
+	regex(value: unknown, label: string): string | undefined {
+		const text = this.optionalString(value, label);
+		if (text === undefined) return undefined;
+		try {
+			new RegExp(text);
+		} catch (error) {
+			this.fail(label, `"${truncate(text)}" is not a valid regular expression (${(error as Error).message})`, 'Fix the pattern, e.g. /blog/.* to match blog pages.');
+		}
+		return text;
+	}
+
+	integer(value: unknown, label: string, range: { min?: number; max?: number }): number {
+		const number = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+		if (typeof number !== 'number' || !Number.isInteger(number)) {
+			this.fail(label, `it must be a whole number, got ${describe(value)}`, `Enter a whole number${rangeText(range)}.`);
+		}
+		if ((range.min !== undefined && number < range.min) || (range.max !== undefined && number > range.max)) {
+			this.fail(label, `${number} is out of range${rangeText(range)}`, `Enter a whole number${rangeText(range)}.`);
+		}
+		return number;
+	}
+
+	optionalInteger(value: unknown, label: string, range: { min?: number; max?: number }): number | undefined {
+		if (value === undefined || value === null || value === '') return undefined;
+		return this.integer(value, label, range);
+	}
+
+	oneOf<T extends string>(value: unknown, label: string, allowed: readonly T[]): T {
+		const text = this.requiredString(value, label);
+		if (!allowed.includes(text as T)) {
+			this.fail(label, `"${truncate(text)}" is not one of ${allowed.join(', ')}`, `Choose one of: ${allowed.join(', ')}.`);
+		}
+		return text as T;
+	}
+
+	boolean(value: unknown, label: string): boolean {
+		if (typeof value === 'boolean') return value;
+		if (value === 'true' || value === 'false') return value === 'true';
+		this.fail(label, `it must be true or false, got ${describe(value)}`, `Set "${label}" on or off.`);
+	}
+
+	/** A date picker value (or ISO text) read in the workflow's time zone; returned as a UTC DateTime. */
+	dateTime(value: unknown, label: string, timezone: string): DateTime {
+		const text = this.requiredString(value, label);
+		const parsed = DateTime.fromISO(text, { zone: timezone });
+		const date = parsed.isValid ? parsed : DateTime.fromSQL(text, { zone: timezone });
+		if (!date.isValid) {
+			this.fail(label, `"${truncate(text)}" is not a valid date`, 'Pick a date with the date picker, or enter it as 2026-01-31T14:00:00.');
+		}
+		return date.toUTC();
+	}
+
+	/** Start must be before end, e.g. a reporting window. */
+	range(start: DateTime, end: DateTime, startLabel: string, endLabel: string): void {
+		if (start >= end) {
+			this.fail(endLabel, `it must be after "${startLabel}"`, `Choose a "${endLabel}" later than the "${startLabel}".`);
+		}
+	}
+}
+
+export function toList(value: unknown): string[] {
+	if (value === undefined || value === null || value === '') return [];
+	const entries = Array.isArray(value) ? value : String(value).split(/[\n,]/);
+	return entries.map((entry) => String(entry).trim()).filter((entry) => entry.length > 0);
+}
+
+/** `yyyy-MM-dd HH:mm:ss` in UTC, the format the platform's analytics and bandwidth endpoints read. */
+export function toServiceUtc(date: DateTime): string {
+	return date.toUTC().toFormat('yyyy-MM-dd HH:mm:ss');
+}
+
+function rangeText(range: { min?: number; max?: number }): string {
+	if (range.min !== undefined && range.max !== undefined) return ` from ${range.min} to ${range.max}`;
+	if (range.min !== undefined) return ` of at least ${range.min}`;
+	if (range.max !== undefined) return ` of at most ${range.max}`;
+	return '';
+}
+
+function truncate(text: string, max = 80): string {
+	return text.length > max ? `${text.slice(0, max)}…` : text;
+}
+
+function describe(value: unknown): string {
+	if (value === undefined || value === null || value === '') return 'nothing';
+	if (typeof value === 'string') return `"${truncate(value)}"`;
+	if (typeof value === 'object') return Array.isArray(value) ? 'a list' : 'an object';
+	return String(value);
+}

@@ -1,0 +1,343 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- the harness is test code that loads the package the way n8n does, in plain Node */
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+
+import { ExecutionLifecycleHooks, WorkflowExecute } from 'n8n-core';
+import {
+	createDeferredPromise,
+	createRunExecutionData,
+	ICredentialsHelper,
+	NodeHelpers,
+	Workflow,
+} from 'n8n-workflow';
+import type {
+	ICredentialDataDecryptedObject,
+	ICredentials,
+	ICredentialType,
+	IDataObject,
+	IExecuteFunctions,
+	IHttpRequestOptions,
+	INode,
+	INodeExecutionData,
+	INodeProperties,
+	INodeType,
+	INodeTypes,
+	IRequestOptionsSimplified,
+	IRun,
+	IVersionedNodeType,
+	IWorkflowExecuteAdditionalData,
+	WorkflowExecuteMode,
+} from 'n8n-workflow';
+
+import packageJson from '../../package.json';
+
+const ROOT = path.resolve(__dirname, '../..');
+export const PACKAGE_NAME = packageJson.name;
+
+/** `dist/nodes/X/X.node.js` -> the TypeScript source the tests run. */
+function sourceOf(distPath: string): string {
+	return path.join(ROOT, distPath.replace(/^dist\//, '').replace(/\.js$/, '.ts'));
+}
+
+function loadExport<T>(distPath: string): T {
+	// eslint-disable-next-line @typescript-eslint/no-require-imports -- modules are listed in package.json, as n8n loads them
+	const mod = require(sourceOf(distPath)) as Record<string, new () => T>;
+	const Class = Object.values(mod).find((value) => typeof value === 'function');
+	if (!Class) throw new Error(`${distPath} exports no class`);
+	return new Class();
+}
+
+let registry: { nodes: Map<string, INodeType>; credentials: Map<string, ICredentialType> } | undefined;
+
+/** Our nodes and credentials, loaded from the package.json `n8n` lists and named as n8n names community nodes. */
+export function loadPackage() {
+	if (registry) return registry;
+	const nodes = new Map<string, INodeType>();
+	const credentials = new Map<string, ICredentialType>();
+	// A node listed in package.json whose source is not written yet is skipped; asking for it fails clearly.
+	for (const file of packageJson.n8n.nodes.filter((f) => existsSync(sourceOf(f)))) {
+		const node = loadExport<INodeType>(file);
+		nodes.set(`${PACKAGE_NAME}.${node.description.name}`, node);
+	}
+	for (const file of packageJson.n8n.credentials.filter((f) => existsSync(sourceOf(f)))) {
+		const credential = loadExport<ICredentialType>(file);
+		credentials.set(credential.name, credential);
+	}
+	registry = { nodes, credentials };
+	return registry;
+}
+
+/** Stands in for n8n-nodes-base's Manual Trigger: it emits the items the test gives the workflow. */
+class ManualTrigger implements INodeType {
+	description = {
+		displayName: 'Manual Trigger',
+		name: 'manualTrigger',
+		group: ['trigger'],
+		version: 1,
+		description: 'Test start node',
+		defaults: { name: 'Manual Trigger' },
+		inputs: [],
+		outputs: ['main'],
+		properties: [] as INodeProperties[],
+	} as INodeType['description'];
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		return [this.getInputData()];
+	}
+}
+
+class NodeTypes implements INodeTypes {
+	constructor(private readonly types: Map<string, INodeType>) {}
+
+	getByName(nodeType: string): INodeType | IVersionedNodeType {
+		const type = this.types.get(nodeType);
+		if (!type) throw new Error(`Unknown node type ${nodeType}`);
+		return type;
+	}
+
+	getByNameAndVersion(nodeType: string, version?: number): INodeType {
+		return NodeHelpers.getVersionedNodeType(this.getByName(nodeType), version);
+	}
+
+	getKnownTypes() {
+		return {};
+	}
+}
+
+/**
+ * Applies a credential's `authenticate` the way n8n's CredentialsHelper does: generic header/query/body/auth
+ * entries are resolved as expressions with `$credentials`, functions are called.
+ */
+class CredentialsHelper extends ICredentialsHelper {
+	constructor(
+		private readonly types: Map<string, ICredentialType>,
+		private readonly data: Record<string, ICredentialDataDecryptedObject>,
+	) {
+		super();
+	}
+
+	getParentTypes(): string[] {
+		return [];
+	}
+
+	async authenticate(
+		credentials: ICredentialDataDecryptedObject,
+		typeName: string,
+		requestOptions: IHttpRequestOptions | IRequestOptionsSimplified,
+		workflow: Workflow,
+		node: INode,
+	): Promise<IHttpRequestOptions> {
+		const options = requestOptions as IHttpRequestOptions;
+		const authenticate = this.types.get(typeName)?.authenticate;
+		if (!authenticate) return options;
+		if (typeof authenticate === 'function') return await authenticate(credentials, options);
+		const resolve = (value: unknown) =>
+			typeof value === 'string' && value.startsWith('=')
+				? workflow.expression.getSimpleParameterValue(node, value, 'internal', { $credentials: credentials }, undefined, '')
+				: value;
+		const { properties } = authenticate;
+		for (const key of ['headers', 'qs', 'body'] as const) {
+			const entries = properties[key] as IDataObject | undefined;
+			if (!entries) continue;
+			const target = ((options as unknown as Record<string, IDataObject>)[key] ??= {});
+			for (const [name, value] of Object.entries(entries)) target[name] = resolve(value) as IDataObject[string];
+		}
+		if (properties.auth) {
+			const auth = properties.auth as { username: string; password: string };
+			options.auth = { username: String(resolve(auth.username)), password: String(resolve(auth.password)) };
+		}
+		return options;
+	}
+
+	async preAuthentication(): Promise<ICredentialDataDecryptedObject | undefined> {
+		return undefined;
+	}
+
+	async getCredentials(): Promise<ICredentials> {
+		throw new Error('getCredentials is not used by nodes');
+	}
+
+	async getDecrypted(
+		_additionalData: IWorkflowExecuteAdditionalData,
+		_nodeCredentials: unknown,
+		type: string,
+	): Promise<ICredentialDataDecryptedObject> {
+		const data = this.data[type];
+		if (!data) throw new Error(`No test credentials of type ${type}`);
+		// A copy, as n8n decrypts a fresh object for each use.
+		return { ...data };
+	}
+
+	async updateCredentials(): Promise<void> {}
+
+	async updateCredentialsOauthTokenData(): Promise<void> {}
+
+	getCredentialsProperties(type: string): INodeProperties[] {
+		return this.types.get(type)?.properties ?? [];
+	}
+}
+
+export interface RunOptions {
+	/** The node under test: type without the package prefix (e.g. `scraperPlatform`) or a full type name. */
+	nodeType: string;
+	parameters: INode['parameters'];
+	/** Credential data by credential type name. */
+	credentials: Record<string, ICredentialDataDecryptedObject>;
+	/** Items the Manual Trigger emits; default one empty item. */
+	input?: IDataObject[] | INodeExecutionData[];
+	continueOnFail?: boolean;
+	typeVersion?: number;
+	mode?: WorkflowExecuteMode;
+	/** Extra nodes after ours, connected in a chain (e.g. a Set node is not available; keep for our own nodes). */
+	timezone?: string;
+}
+
+export interface RunResult {
+	run: IRun;
+	/** Output items of the node under test (first output, first run). */
+	items: INodeExecutionData[];
+	/** The error that stopped the node, when it failed. */
+	error?: Error & { description?: string | null; context?: IDataObject; httpCode?: string | null };
+	nodeName: string;
+}
+
+const NODE_NAME = 'Node Under Test';
+
+function toItems(input: RunOptions['input']): INodeExecutionData[] {
+	if (!input) return [{ json: {} }];
+	return (input as Array<IDataObject | INodeExecutionData>).map((entry) =>
+		entry && typeof entry === 'object' && 'json' in entry && typeof entry.json === 'object'
+			? (entry as INodeExecutionData)
+			: { json: entry as IDataObject },
+	);
+}
+
+/**
+ * Runs Manual Trigger -> our node through n8n-core's real WorkflowExecute and returns our node's output.
+ * Parameters get their defaults filled in by n8n's own NodeHelpers, exactly as the editor saves them.
+ */
+export async function runNode(options: RunOptions): Promise<RunResult> {
+	const { nodes, credentials: credentialTypes } = loadPackage();
+	const types = new Map<string, INodeType>(nodes);
+	types.set('n8n-nodes-base.manualTrigger', new ManualTrigger());
+	const nodeTypes = new NodeTypes(types);
+	const fullType = options.nodeType.includes('.') ? options.nodeType : `${PACKAGE_NAME}.${options.nodeType}`;
+	const nodeType = nodeTypes.getByNameAndVersion(fullType, options.typeVersion);
+
+	const credentialRefs: INode['credentials'] = {};
+	for (const type of Object.keys(options.credentials)) credentialRefs[type] = { id: `${type}-id`, name: `${type} test` };
+
+	const triggerNode: INode = {
+		id: 'trigger',
+		name: 'Manual Trigger',
+		type: 'n8n-nodes-base.manualTrigger',
+		typeVersion: 1,
+		position: [0, 0],
+		parameters: {},
+	};
+	const nodeUnderTest: INode = {
+		id: 'node',
+		name: NODE_NAME,
+		type: fullType,
+		typeVersion: options.typeVersion ?? (Array.isArray(nodeType.description.version) ? Math.max(...nodeType.description.version) : nodeType.description.version),
+		position: [200, 0],
+		parameters: {},
+		credentials: credentialRefs,
+		continueOnFail: options.continueOnFail,
+		onError: options.continueOnFail ? 'continueRegularOutput' : undefined,
+	};
+	nodeUnderTest.parameters =
+		NodeHelpers.getNodeParameters(nodeType.description.properties, options.parameters, true, false, nodeUnderTest, nodeType.description) ?? {};
+
+	const workflow = new Workflow({
+		id: 'harness',
+		name: 'Harness',
+		nodes: [triggerNode, nodeUnderTest],
+		connections: { 'Manual Trigger': { main: [[{ node: NODE_NAME, type: 'main', index: 0 }]] } },
+		nodeTypes,
+		active: false,
+		settings: { timezone: options.timezone ?? 'UTC', executionOrder: 'v1' },
+	});
+
+	const hooks = new ExecutionLifecycleHooks(options.mode ?? 'manual', 'harness-execution', {
+		id: 'harness',
+		name: 'Harness',
+		active: false,
+		isArchived: false,
+		createdAt: new Date(),
+		updatedAt: new Date(),
+		nodes: workflow.nodes ? Object.values(workflow.nodes) : [],
+		connections: workflow.connectionsBySourceNode,
+		activeVersionId: null,
+	} as unknown as ConstructorParameters<typeof ExecutionLifecycleHooks>[2]);
+	const finished = createDeferredPromise<IRun>();
+	hooks.addHandler('workflowExecuteAfter', (run) => finished.resolve(run));
+
+	const additionalData = {
+		hooks,
+		credentialsHelper: new CredentialsHelper(credentialTypes, options.credentials),
+		currentNodeParameters: undefined,
+		executionId: 'harness-execution',
+		restApiUrl: 'http://localhost:5678/rest',
+		instanceBaseUrl: 'http://localhost:5678/',
+		formWaitingBaseUrl: 'http://localhost:5678/form-waiting',
+		webhookBaseUrl: 'http://localhost:5678/webhook',
+		webhookWaitingBaseUrl: 'http://localhost:5678/webhook-waiting',
+		webhookTestBaseUrl: 'http://localhost:5678/webhook-test',
+		variables: {},
+		userId: 'harness-user',
+		setExecutionStatus: () => {},
+		sendDataToUI: () => {},
+		logAiEvent: () => {},
+		executeWorkflow: async () => {
+			throw new Error('Sub-workflows are not used by these nodes');
+		},
+		getRunExecutionData: async () => undefined,
+	} as unknown as IWorkflowExecuteAdditionalData;
+
+	const runExecutionData = createRunExecutionData({
+		executionData: {
+			nodeExecutionStack: [{ node: triggerNode, data: { main: [toItems(options.input)] }, source: null }],
+		},
+	});
+	const execution = new WorkflowExecute(additionalData, options.mode ?? 'manual', runExecutionData);
+	await execution.processRunExecutionData(workflow);
+	const run = await finished.promise;
+
+	const taskData = run.data.resultData.runData[NODE_NAME]?.[0];
+	const items = (taskData?.data?.main?.[0] ?? []) as INodeExecutionData[];
+	const error = (taskData?.error ?? run.data.resultData.error) as RunResult['error'];
+	return { run, items, error, nodeName: NODE_NAME };
+}
+
+/** Runs and fails the test with the node's error when it did not succeed. */
+export async function runNodeOk(options: RunOptions): Promise<INodeExecutionData[]> {
+	const result = await runNode(options);
+	if (result.error) {
+		throw new Error(`Node failed: ${result.error.message}${result.error.description ? ` — ${result.error.description}` : ''}`);
+	}
+	return result.items;
+}
+
+/** Every string in an output or error, flattened: what a leak check scans. */
+export function allText(value: unknown): string {
+	const seen = new Set<unknown>();
+	const parts: string[] = [];
+	const walk = (v: unknown) => {
+		if (v === null || v === undefined) return;
+		if (typeof v === 'string') return void parts.push(v);
+		if (typeof v !== 'object') return void parts.push(String(v));
+		if (seen.has(v)) return;
+		seen.add(v);
+		if (v instanceof Error) {
+			parts.push(v.message, String(v.stack ?? ''));
+			const extra = v as unknown as Record<string, unknown>;
+			walk(extra.description);
+			walk(extra.context);
+			walk(extra.cause);
+		}
+		for (const key of Object.keys(v as object)) walk((v as Record<string, unknown>)[key]);
+	};
+	walk(value);
+	return parts.join('\n');
+}
