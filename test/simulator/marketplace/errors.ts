@@ -23,11 +23,13 @@ export function marketplaceErrorBody(status: number): MarketplaceErrorBody {
 		case 500:
 			return { message: 'An unexpected error occurred', error: 'Internal Server Error', statusCode: 500 };
 		case 502:
-			return { message: 'Bad gateway', error: 'Bad Gateway', statusCode: 502 };
+			return { message: 'Bad Gateway', error: 'Bad Gateway', statusCode: 502 };
 		case 503:
-			return { message: 'Service temporarily unavailable', error: 'Service Unavailable', statusCode: 503 };
+			return { message: 'Service Unavailable', error: 'Service Unavailable', statusCode: 503 };
+		case 504:
+			return { message: 'Gateway Timeout', error: 'Gateway Timeout', statusCode: 504 };
 		default:
-			return { message: `HTTP ${status}`, error: 'Error', statusCode: status };
+			return { message: `HTTP ${status}`, error: `HTTP ${status}`, statusCode: status };
 	}
 }
 

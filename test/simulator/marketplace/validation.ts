@@ -497,9 +497,9 @@ export function validateJobBoard(body: unknown): Validated<JobBoardInput> {
 		const before = c.errors.length;
 		const types = schemaTypes(candidate);
 		// The output is a list of records per URL, so the top level must say how records are laid out.
-		if (!types.includes('object') && !types.includes('array')) {
-			c.fail('schema.type', candidate.type === undefined ? 'required' : 'in', 'schema.type must be object or array.');
-		}
+		// (An unknown type name is reported by checkSchema.)
+		if (candidate.type === undefined) c.fail('schema.type', 'required', 'schema.type is required: object or array.');
+		else if (types.length > 0 && !types.includes('object') && !types.includes('array')) c.fail('schema.type', 'in', 'schema.type must be object or array.');
 		checkSchema(c, candidate, 'schema', 0);
 		if (c.errors.length === before) schema = candidate;
 	}
