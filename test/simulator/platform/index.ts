@@ -1,0 +1,674 @@
+import { SimClock } from '../core/clock';
+import { SeededRandom, hashString } from '../core/random';
+import { RateLimiter } from '../core/ratelimit';
+import { SimServer, type Handler, type SimReply, type SimRequest } from '../core/server';
+import {
+	AccountStore,
+	PLATFORM_DEMO_TOKEN,
+	PLATFORM_OTHER_USER_TOKEN,
+	maskToken,
+	type ApiToken,
+	type PlatformUser,
+} from './accounts';
+import { analyticsSummary, parseWindow, proxyBandwidth } from './analytics';
+import { cancelBulkJob, createBulkJob } from './bulk';
+import {
+	SCREENSHOT_BASE64,
+	exampleCode,
+	exampleOutput,
+	extract,
+	failureFor,
+	normaliseUrl,
+	renderHtml,
+	renderMarkdown,
+	scrapeCost,
+} from './content';
+import {
+	PlatformSimError,
+	badRequest,
+	errorReply,
+	forbidden,
+	notFound,
+	platformErrorBody,
+	tooManyRequests,
+	unauthorized,
+	unauthorizedExpired,
+	validationFailed,
+} from './errors';
+import { parseResultsQuery, queryResults } from './results';
+import { detailRecord, listedRecord, live, omit, type StoredResult, type StoredScraper } from './store';
+import {
+	AI_AGENTS,
+	type AiAgent,
+	type AiExampleData,
+	type BulkData,
+	type CancelBulkResult,
+	type CreateAndRunRecord,
+	type ResultRecord,
+	type ResultStatus,
+	type ResultType,
+	type SubscriptionAccount,
+} from './types';
+import {
+	Issues,
+	bodyObject,
+	isUuid,
+	optionalEnum,
+	optionalPattern,
+	optionalPositiveInteger,
+	optionalRegex,
+	requireHttpUrl,
+	requireString,
+	requireUrlArray,
+	requireUuid,
+} from './validation';
+
+export * from './types';
+export {
+	PLATFORM_DEMO_TOKEN,
+	PLATFORM_DEMO_REPORTING_TOKEN,
+	PLATFORM_DEMO_TOKEN_NAME,
+	PLATFORM_DEMO_REPORTING_TOKEN_NAME,
+	PLATFORM_RESTRICTED_TOKEN,
+	PLATFORM_OTHER_USER_TOKEN,
+	PLATFORM_EXPIRED_TOKEN,
+} from './accounts';
+export { FAIL_MARKER } from './content';
+export { PlatformSimError, platformErrorBody } from './errors';
+
+/** Manual scrapers of the demo user, ready for bulk reruns. */
+export const DEMO_MANUAL_SCRAPER_IDS: string[] = [
+	'0f5e8a4c-1d2b-4c3e-9f8a-7b6c5d4e3f01',
+	'0f5e8a4c-1d2b-4c3e-9f8a-7b6c5d4e3f02',
+	'0f5e8a4c-1d2b-4c3e-9f8a-7b6c5d4e3f03',
+];
+
+/** AI scrapers of the demo user, one per agent, ready for reruns. */
+export const DEMO_AI_SCRAPER_IDS: Readonly<Record<AiAgent, string>> = {
+	general: '1a6f9b5d-2e3c-4d4f-8a9b-8c7d6e5f4a01',
+	map: '1a6f9b5d-2e3c-4d4f-8a9b-8c7d6e5f4a02',
+	listing: '1a6f9b5d-2e3c-4d4f-8a9b-8c7d6e5f4a03',
+};
+
+/** Scrapers of the other user: the demo token gets 403 on them. */
+export const OTHER_USER_MANUAL_SCRAPER_ID = '2b7a0c6e-3f4d-4e5a-9b0c-9d8e7f6a5b01';
+export const OTHER_USER_AI_SCRAPER_ID = '2b7a0c6e-3f4d-4e5a-9b0c-9d8e7f6a5b02';
+
+/** Route names (`METHOD /pattern`) as the request log and fault injection know them. */
+export const PLATFORM_ROUTES = {
+	subscriptionAccount: 'GET /api/v1/subscription-accounts',
+	createAndRun: 'POST /api/v1/scrapers-ai',
+	rerun: 'POST /api/v1/scrapers-ai-rerun',
+	bulkRerun: 'POST /api/v1/scrapers-manual-rerun/bulk',
+	cancelBulk: 'PATCH /api/v1/scrapers-bulks/:scraperId/cancel',
+	analytics: 'GET /api/v1/analytic/statuses',
+	results: 'GET /api/v1/results',
+	result: 'GET /api/v1/results/:id',
+	proxyBandwidth: 'GET /api/v1/proxies/user/requests-bandwidth',
+} as const;
+
+export interface PlatformSimulatorOptions {
+	clock?: SimClock;
+	/** Simulated time one bulk URL takes. Default 2000. */
+	bulkUrlDurationMs?: number;
+	/** Bulk URLs processed at once. Default 2. */
+	bulkConcurrency?: number;
+	/** Requests per window for accounts without their own limit. Default 600. */
+	rateLimit?: number;
+	/** Window in seconds. Default 60. */
+	rateTtl?: number;
+	/** Seed for generated ids and fault randomness. */
+	seed?: string;
+}
+
+/** Overrides for `seedResults`; every field left out varies deterministically with the record's index. */
+export interface SeedResultsOverrides {
+	type?: ResultType;
+	status?: ResultStatus;
+	url?: string;
+	error?: string | null;
+	tokenUsage?: number;
+	runtime?: number;
+	data?: unknown;
+	scraperId?: string;
+	/** First record's createdAt (ISO or epoch ms); the default puts the last one `stepMs` before now. */
+	createdAt?: string | number;
+	/** Gap between consecutive createdAt values. Default 1000. */
+	stepMs?: number;
+	/** Token name recorded as the creator (analytics `apiTokenName`); default: the token's own name. */
+	apiTokenName?: string;
+}
+
+interface Caller {
+	user: PlatformUser;
+	token: ApiToken;
+}
+
+type CallerHandler = (req: SimRequest, caller: Caller) => SimReply;
+
+const PROXY_COUNTRY = /^[a-zA-Z]{2}$/;
+const SEED_STATUSES: ResultStatus[] = ['Finished', 'Finished', 'Failed', 'Finished', 'Processing', 'Finished', 'Running'];
+
+function header(req: SimRequest, name: string): string | undefined {
+	const value = req.headers[name];
+	return Array.isArray(value) ? value[0] : value;
+}
+
+/** True when the accept header lists `application/json` (parameters such as q are ignored). */
+function acceptsJson(accept: string | undefined): boolean {
+	if (!accept) return false;
+	return accept.split(',').some((part) => part.split(';')[0].trim().toLowerCase() === 'application/json');
+}
+
+function ok(message: string, data: unknown): SimReply {
+	return { status: 200, json: { message, data } };
+}
+
+function pageCurl(url: string): string {
+	return `curl '${url}' -H 'accept: text/html,application/xhtml+xml' -H 'user-agent: Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0 Safari/537.36'`;
+}
+
+/**
+ * The platform API (section B) on a loopback port: every documented endpoint, error and limit, with state
+ * kept in memory and time-dependent state (bulk progress) derived from `clock.now()` when read.
+ */
+export class PlatformSimulator {
+	readonly server: SimServer;
+	readonly clock: SimClock;
+	/** Mutable: new bulk jobs and unconfigured accounts pick up changes. */
+	readonly options: { bulkUrlDurationMs: number; bulkConcurrency: number; rateLimit: number; rateTtl: number };
+	private readonly accounts: AccountStore;
+	private readonly limiter: RateLimiter;
+	private readonly random: SeededRandom;
+	private readonly scrapers = new Map<string, StoredScraper>();
+	private readonly results = new Map<string, StoredResult>();
+	/** `scraperId|url` pairs a rerun has already scraped: later reruns reuse the cache (fewer tokens, faster). */
+	private readonly rerunCache = new Set<string>();
+
+	constructor(options: PlatformSimulatorOptions = {}) {
+		this.clock = options.clock ?? new SimClock();
+		this.options = {
+			bulkUrlDurationMs: options.bulkUrlDurationMs ?? 2000,
+			bulkConcurrency: options.bulkConcurrency ?? 2,
+			rateLimit: options.rateLimit ?? 600,
+			rateTtl: options.rateTtl ?? 60,
+		};
+		this.random = new SeededRandom(`${options.seed ?? 'platform'}-ids`);
+		this.server = new SimServer({
+			name: 'platform',
+			clock: this.clock,
+			errorBody: platformErrorBody,
+			seed: options.seed ?? 'platform',
+		});
+		this.limiter = new RateLimiter(() => this.clock.now());
+		this.accounts = new AccountStore(this.clock.now());
+		this.seedScrapers();
+		this.registerRoutes();
+	}
+
+	listen(port?: number): Promise<string> {
+		return this.server.listen(port);
+	}
+
+	close(): Promise<void> {
+		return this.server.close();
+	}
+
+	get url(): string {
+		return this.server.url;
+	}
+
+	// ---- test-control interface (in-process) ----
+
+	/** A new manual scraper owned by the token's user; returns its id (for bulk reruns). */
+	createManualScraper(token: string = PLATFORM_DEMO_TOKEN): string {
+		const { user } = this.accounts.require(token);
+		const id = this.uuid();
+		this.scrapers.set(id, { id, userId: user.id, kind: 'manual', name: `Manual scraper ${this.scrapers.size + 1}`, createdAt: this.clock.now() });
+		return id;
+	}
+
+	/** Starts a bulk job exactly as the endpoint does (minus rate limiting); throws `PlatformSimError` where it would fail. */
+	startBulk(token: string, scraperId: string, urls: string[]): ResultRecord<BulkData> {
+		const caller = this.accounts.require(token);
+		const reply = caller.user.permissions.bulkRerun ? this.bulkRerun({ scraperId, urls }, caller) : forbidden();
+		if (reply.status !== 200) throw new PlatformSimError(reply);
+		return (reply.json as { data: ResultRecord<BulkData> }).data;
+	}
+
+	/** Inserts `count` finished-looking results for the token's user, with distinct createdAt values. */
+	seedResults(token: string, count: number, overrides: SeedResultsOverrides = {}): void {
+		const { user, token: apiToken } = this.accounts.require(token);
+		const step = overrides.stepMs ?? 1000;
+		const first =
+			overrides.createdAt === undefined
+				? this.clock.now() - count * step
+				: typeof overrides.createdAt === 'number'
+					? overrides.createdAt
+					: Date.parse(overrides.createdAt);
+		if (Number.isNaN(first)) throw new Error('seedResults: createdAt is not a timestamp');
+		let scraperId = overrides.scraperId;
+		if (scraperId === undefined) {
+			scraperId = this.uuid();
+			this.scrapers.set(scraperId, {
+				id: scraperId,
+				userId: user.id,
+				kind: 'ai',
+				name: 'Seeded scraper',
+				agent: 'general',
+				url: 'https://seed.example.com/',
+				prompt: 'Extract the title',
+				createdAt: first,
+			});
+		}
+		for (let i = 0; i < count; i++) {
+			const n = hashString(`seed|${user.id}|${this.results.size}|${i}`);
+			const url = overrides.url ?? `https://seed-${i % 5}.example.com/page/${i}`;
+			const status = overrides.status ?? SEED_STATUSES[i % SEED_STATUSES.length];
+			const createdAt = first + i * step;
+			const runtime = overrides.runtime ?? 1 + (n % 9000) / 1000;
+			this.insertResult({
+				id: this.uuid(),
+				userId: user.id,
+				scraperId,
+				type: overrides.type ?? (i % 3 === 2 ? 'AI' : 'Rerun-AI'),
+				url,
+				createdAt,
+				updatedAt: createdAt + Math.round(runtime * 1000),
+				status,
+				error: overrides.error !== undefined ? overrides.error : status === 'Failed' ? 'Navigation timeout of 30000 ms exceeded' : null,
+				tokenUsage: overrides.tokenUsage ?? 100 + (n % 900),
+				runtime,
+				data: overrides.data ?? { index: i, title: `Seeded result ${i}` },
+				html: renderHtml(url),
+				tokenName: overrides.apiTokenName ?? apiToken.name,
+				proxyUsername: this.proxyFor(user, url),
+			});
+		}
+	}
+
+	/** Sets the account's rate limit (requests per `rateTtl` seconds) and restarts its window. */
+	setAccountLimits(token: string, limits: { rateLimit?: number; rateTtl?: number }): void {
+		const { user } = this.accounts.require(token);
+		if (limits.rateLimit !== undefined) user.rateLimit = limits.rateLimit;
+		if (limits.rateTtl !== undefined) user.rateTtl = limits.rateTtl;
+		this.limiter.reset();
+	}
+
+	/** A new named token for the owner of `ownerToken`; returns its value. */
+	addApiToken(ownerToken: string, name: string, options: { value?: string; expiresAt?: number } = {}): string {
+		const { user } = this.accounts.require(ownerToken);
+		const value = options.value ?? `sim-platform-${name}-${this.uuid()}`;
+		this.accounts.addToken(user, { value, name, createdAt: this.clock.now(), expiresAt: options.expiresAt });
+		return value;
+	}
+
+	/** One result in its detailed form, bulk progress computed at `clock.now()`. */
+	getRecord<D = unknown>(id: string): ResultRecord<D> | undefined {
+		const stored = this.results.get(id);
+		return stored ? detailRecord<D>(live(stored, this.clock.now())) : undefined;
+	}
+
+	// ---- internals ----
+
+	private uuid(): string {
+		let hex = '';
+		for (let i = 0; i < 32; i++) hex += Math.floor(this.random.next() * 16).toString(16);
+		const variant = ((parseInt(hex[16], 16) & 0x3) | 0x8).toString(16);
+		return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+	}
+
+	private userOf(token: string): PlatformUser {
+		return this.accounts.require(token).user;
+	}
+
+	private seedScrapers(): void {
+		const now = this.clock.now();
+		const demo = this.userOf(PLATFORM_DEMO_TOKEN);
+		const other = this.userOf(PLATFORM_OTHER_USER_TOKEN);
+		DEMO_MANUAL_SCRAPER_IDS.forEach((id, i) =>
+			this.scrapers.set(id, { id, userId: demo.id, kind: 'manual', name: `Product detail scraper ${i + 1}`, createdAt: now }),
+		);
+		const aiSeeds: Record<AiAgent, { url: string; prompt: string }> = {
+			general: { url: 'https://shop.example.com/', prompt: 'Extract the page title, heading and description' },
+			map: { url: 'https://docs.example.com/', prompt: 'List every documentation page' },
+			listing: { url: 'https://shop.example.com/products', prompt: 'Extract every product with its price' },
+		};
+		for (const agent of AI_AGENTS) {
+			const id = DEMO_AI_SCRAPER_IDS[agent];
+			this.scrapers.set(id, { id, userId: demo.id, kind: 'ai', name: `Demo ${agent} scraper`, agent, ...aiSeeds[agent], createdAt: now });
+		}
+		this.scrapers.set(OTHER_USER_MANUAL_SCRAPER_ID, {
+			id: OTHER_USER_MANUAL_SCRAPER_ID,
+			userId: other.id,
+			kind: 'manual',
+			name: 'Other user detail scraper',
+			createdAt: now,
+		});
+		this.scrapers.set(OTHER_USER_AI_SCRAPER_ID, {
+			id: OTHER_USER_AI_SCRAPER_ID,
+			userId: other.id,
+			kind: 'ai',
+			name: 'Other user AI scraper',
+			agent: 'general',
+			url: 'https://other.example.org/',
+			prompt: 'Extract the title',
+			createdAt: now,
+		});
+	}
+
+	private insertResult(result: StoredResult): StoredResult {
+		this.results.set(result.id, result);
+		return result;
+	}
+
+	/** Which of the account's proxy usernames a scrape of this URL goes through (stable per URL). */
+	private proxyFor(user: PlatformUser, url: string): string {
+		return user.proxyUsernames[hashString(url) % user.proxyUsernames.length];
+	}
+
+	private userResults(user: PlatformUser): StoredResult[] {
+		return [...this.results.values()].filter((r) => r.userId === user.id);
+	}
+
+	/** Auth (401), then the account's rate limit (429) where the interface lists it, then permission (403). */
+	private guarded(
+		options: { rateLimited?: boolean; permission?: keyof PlatformUser['permissions'] },
+		handler: CallerHandler,
+	): Handler {
+		return (req) => {
+			const check = this.accounts.check(header(req, 'x-api-token'), this.clock.now());
+			if (check.kind === 'unknown') return unauthorized();
+			if (check.kind === 'expired') return unauthorizedExpired();
+			const { user, token } = check;
+			if (options.rateLimited) {
+				const retryAfter = this.limiter.hit(user.accountId, user.rateLimit ?? this.options.rateLimit, user.rateTtl ?? this.options.rateTtl);
+				if (retryAfter !== undefined) return tooManyRequests(retryAfter);
+			}
+			if (options.permission && !user.permissions[options.permission]) return forbidden();
+			return handler(req, { user, token });
+		};
+	}
+
+	private registerRoutes(): void {
+		const s = this.server;
+		s.route('GET', '/api/v1/subscription-accounts', this.guarded({}, (_req, caller) => this.subscriptionAccount(caller)));
+		s.route(
+			'POST',
+			'/api/v1/scrapers-ai',
+			this.guarded({ rateLimited: true, permission: 'aiScrapers' }, (req, caller) => this.createAndRun(req, caller)),
+		);
+		s.route(
+			'POST',
+			'/api/v1/scrapers-ai-rerun',
+			this.guarded({ rateLimited: true, permission: 'aiScrapers' }, (req, caller) => this.rerun(req, caller)),
+		);
+		s.route(
+			'POST',
+			'/api/v1/scrapers-manual-rerun/bulk',
+			this.guarded({ rateLimited: true, permission: 'bulkRerun' }, (req, caller) => {
+				const issues = new Issues();
+				const body = bodyObject(req, issues);
+				if (!issues.ok) return validationFailed(issues.list);
+				return this.bulkRerun(body, caller);
+			}),
+		);
+		s.route(
+			'PATCH',
+			'/api/v1/scrapers-bulks/:scraperId/cancel',
+			this.guarded({ rateLimited: true }, (req, caller) => this.cancelBulk(req, caller)),
+		);
+		s.route('GET', '/api/v1/analytic/statuses', this.guarded({}, (req, caller) => this.analytics(req, caller)));
+		s.route('GET', '/api/v1/results', this.guarded({}, (req, caller) => this.listResults(req, caller)));
+		s.route('GET', '/api/v1/results/:id', this.guarded({}, (req, caller) => this.getResult(req, caller)));
+		s.route(
+			'GET',
+			'/api/v1/proxies/user/requests-bandwidth',
+			this.guarded({}, (req, caller) => this.bandwidth(req, caller)),
+		);
+	}
+
+	private subscriptionAccount({ user }: Caller): SimReply {
+		const now = this.clock.now();
+		const tokenUsage = this.userResults(user).reduce((sum, r) => sum + live(r, now).tokenUsage, 0);
+		const account: SubscriptionAccount = {
+			id: user.accountId,
+			userId: user.id,
+			tokenLimit: user.tokenLimit,
+			tokenUsage,
+			quantity: 1,
+			rateLimit: user.rateLimit ?? this.options.rateLimit,
+			rateTtl: user.rateTtl ?? this.options.rateTtl,
+			billingSubscriptionId: user.billingSubscriptionId,
+			billingStatus: user.billingStatus,
+			endsAt: user.endsAt,
+			isEnterprise: user.isEnterprise,
+			isAutoRenew: user.isAutoRenew,
+			user: {
+				id: user.id,
+				name: user.name,
+				email: user.email,
+				latestApiToken: maskToken(this.accounts.latestToken(user).value),
+				isVerified: true,
+			},
+		};
+		return ok('Subscription account retrieved successfully', account);
+	}
+
+	private createAndRun(req: SimRequest, { user, token }: Caller): SimReply {
+		const issues = new Issues();
+		const body = bodyObject(req, issues);
+		if (!issues.ok) return validationFailed(issues.list);
+		const url = requireHttpUrl(issues, body, 'url');
+		const prompt = requireString(issues, body, 'prompt');
+		const agent = optionalEnum(issues, body, 'agent', AI_AGENTS) ?? 'general';
+		const proxyCountry = optionalPattern(issues, body, 'proxyCountry', PROXY_COUNTRY, 'a two-letter country code');
+		if (!issues.ok || url === undefined || prompt === undefined) return validationFailed(issues.list);
+
+		const now = this.clock.now();
+		const scraperId = this.uuid();
+		this.scrapers.set(scraperId, {
+			id: scraperId,
+			userId: user.id,
+			kind: 'ai',
+			name: `AI scraper for ${new URL(url).hostname}`,
+			agent,
+			url,
+			prompt,
+			proxyCountry,
+			createdAt: now,
+		});
+		const cost = scrapeCost('create', url);
+		const data: AiExampleData = {
+			agent,
+			prompt,
+			exampleCode: exampleCode(agent, prompt),
+			exampleOutput: exampleOutput(agent, url, prompt),
+			note: 'Example output only. Rerun this scraper (scrapers-ai-rerun with its scraperId) for full results.',
+		};
+		const stored = this.insertResult({
+			id: this.uuid(),
+			userId: user.id,
+			scraperId,
+			type: 'AI',
+			url,
+			createdAt: now,
+			updatedAt: now,
+			status: 'Finished',
+			error: null,
+			tokenUsage: cost.tokenUsage,
+			runtime: cost.runtime,
+			data,
+			html: renderHtml(url),
+			tokenName: token.name,
+			proxyUsername: this.proxyFor(user, url),
+		});
+		const record = omit(detailRecord<AiExampleData>(live(stored, now)), 'screenshotPath', 'htmlContent');
+		const response: CreateAndRunRecord = {
+			...record,
+			runtime: cost.runtime.toFixed(3),
+			curl: pageCurl(url),
+			html: renderHtml(url),
+			markdown: renderMarkdown(url),
+			screenshot: SCREENSHOT_BASE64,
+		};
+		return ok('Scraper created and run successfully', response);
+	}
+
+	/** Looks up a scraper for the caller: 404 when unknown, 403 when someone else's, 422 when of the wrong kind. */
+	private ownScraper(id: string, user: PlatformUser, kind: StoredScraper['kind']): StoredScraper | SimReply {
+		const scraper = this.scrapers.get(id);
+		if (!scraper) return notFound();
+		if (scraper.userId !== user.id) return forbidden();
+		if (scraper.kind !== kind) {
+			const what = kind === 'ai' ? 'an AI scraper (made by scrapers-ai)' : 'a manual scraper';
+			return validationFailed([{ field: 'scraperId', rule: kind === 'ai' ? 'isAiScraper' : 'isManualScraper', message: `scraperId must be ${what}` }]);
+		}
+		return scraper;
+	}
+
+	private rerun(req: SimRequest, { user, token }: Caller): SimReply {
+		if (!acceptsJson(header(req, 'accept'))) {
+			return errorReply(406, 'The accept header must be application/json for scrapers-ai-rerun');
+		}
+		const issues = new Issues();
+		const body = bodyObject(req, issues);
+		if (!issues.ok) return validationFailed(issues.list);
+		const scraperId = requireUuid(issues, body, 'scraperId');
+		const url = requireHttpUrl(issues, body, 'url');
+		const maxDepth = optionalPositiveInteger(issues, body, 'maxDepth') ?? 2;
+		const maxPages = optionalPositiveInteger(issues, body, 'maxPages') ?? 50;
+		const limit = optionalPositiveInteger(issues, body, 'limit') ?? 1000;
+		const includePatterns = optionalRegex(issues, body, 'includePatterns');
+		const excludePatterns = optionalRegex(issues, body, 'excludePatterns');
+		if (!issues.ok || scraperId === undefined || url === undefined) return validationFailed(issues.list);
+
+		const scraper = this.ownScraper(scraperId, user, 'ai');
+		if ('status' in scraper) return scraper;
+
+		const now = this.clock.now();
+		const cacheKey = `${scraper.id}|${normaliseUrl(url)}`;
+		const failure = failureFor(url);
+		const cost = scrapeCost('rerun', url, this.rerunCache.has(cacheKey));
+		const agent = scraper.agent ?? 'general';
+		const data = failure ? null : extract(agent, url, scraper.prompt ?? '', { maxDepth, maxPages, limit, includePatterns, excludePatterns });
+		if (!failure) this.rerunCache.add(cacheKey);
+		const stored = this.insertResult({
+			id: this.uuid(),
+			userId: user.id,
+			scraperId: scraper.id,
+			type: 'Rerun-AI',
+			url,
+			createdAt: now,
+			updatedAt: now,
+			status: failure ? 'Failed' : 'Finished',
+			error: failure ?? null,
+			tokenUsage: failure ? 0 : cost.tokenUsage,
+			runtime: cost.runtime,
+			data,
+			html: failure ? '' : renderHtml(url),
+			tokenName: token.name,
+			proxyUsername: this.proxyFor(user, url),
+		});
+		return ok('Scraper rerun successfully', detailRecord(live(stored, now)));
+	}
+
+	/** Shared by the endpoint and `startBulk`: validation (422), scraper ownership (404/403), then the job. */
+	private bulkRerun(body: Record<string, unknown>, { user, token }: Caller): SimReply {
+		const issues = new Issues();
+		const scraperId = requireUuid(issues, body, 'scraperId');
+		const urls = requireUrlArray(issues, body, 'urls');
+		if (!issues.ok || scraperId === undefined || urls === undefined) return validationFailed(issues.list);
+
+		const scraper = this.ownScraper(scraperId, user, 'manual');
+		if ('status' in scraper) return scraper;
+
+		const now = this.clock.now();
+		const stored = this.insertResult({
+			id: this.uuid(),
+			userId: user.id,
+			scraperId: scraper.id,
+			type: 'Bulk-AI',
+			url: urls[0],
+			createdAt: now,
+			updatedAt: now,
+			status: 'Running',
+			error: null,
+			tokenUsage: 0,
+			runtime: 0,
+			data: null,
+			html: null,
+			tokenName: token.name,
+			proxyUsername: this.proxyFor(user, urls[0]),
+			bulk: createBulkJob(urls, now, this.options.bulkUrlDurationMs, Math.max(1, this.options.bulkConcurrency)),
+		});
+		const record = omit(detailRecord<BulkData>(live(stored, now)), 'screenshotPath', 'htmlContent');
+		return ok('Bulk rerun started successfully', { ...record, curl: pageCurl(urls[0]) });
+	}
+
+	private cancelBulk(req: SimRequest, { user }: Caller): SimReply {
+		const id = req.params.scraperId;
+		if (!isUuid(id)) return validationFailed([{ field: 'scraperId', rule: 'isUuid', message: 'scraperId must be a UUID' }]);
+		const stored = this.results.get(id);
+		// Someone else's bulk job is reported as not found: 403 is not documented for cancel.
+		if (!stored || !stored.bulk || stored.userId !== user.id) return notFound();
+		const canceledUrls = cancelBulkJob(stored.bulk, this.clock.now());
+		const result: CancelBulkResult = { id: stored.id, bulkUrls: [...stored.bulk.urls], canceledUrls };
+		return ok('Bulk rerun canceled successfully', result);
+	}
+
+	private listResults(req: SimRequest, { user }: Caller): SimReply {
+		const issues = new Issues();
+		const query = parseResultsQuery(req.query, issues);
+		if (!query) return validationFailed(issues.list);
+		const now = this.clock.now();
+		const { page, total } = queryResults(
+			this.userResults(user).map((r) => live(r, now)),
+			query,
+		);
+		return {
+			status: 200,
+			json: {
+				message: 'Results retrieved successfully',
+				data: page.map(listedRecord),
+				meta: { page: query.page, pageSize: query.pageSize, total, totalPage: Math.ceil(total / query.pageSize) },
+			},
+		};
+	}
+
+	private getResult(req: SimRequest, { user }: Caller): SimReply {
+		const stored = this.results.get(req.params.id);
+		if (!stored || stored.userId !== user.id) return notFound();
+		return ok('Result retrieved successfully', detailRecord(live(stored, this.clock.now())));
+	}
+
+	private analytics(req: SimRequest, { user }: Caller): SimReply {
+		const domain = req.query.get('domain');
+		if (domain === null || domain.trim() === '') return badRequest('domain is required');
+		const window = parseWindow(req.query);
+		if ('status' in window) return window;
+		const now = this.clock.now();
+		const summary = analyticsSummary(
+			this.userResults(user).map((r) => live(r, now)),
+			{
+				domain,
+				window,
+				action: req.query.get('action') || undefined,
+				apiTokenName: req.query.get('apiTokenName') || undefined,
+			},
+		);
+		return ok('Analytics retrieved successfully', summary);
+	}
+
+	private bandwidth(req: SimRequest, { user }: Caller): SimReply {
+		const window = parseWindow(req.query);
+		if ('status' in window) return window;
+		const now = this.clock.now();
+		const rows = proxyBandwidth(
+			user.proxyUsernames,
+			this.userResults(user).map((r) => live(r, now)),
+			window,
+		);
+		return ok('Proxy bandwidth retrieved successfully', rows);
+	}
+}
