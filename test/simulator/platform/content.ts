@@ -232,6 +232,7 @@ export function scrapeCost(kind: 'create' | 'rerun' | 'bulk-url', url: string, c
 			: kind === 'rerun'
 				? { tokenUsage: 300 + (n % 900), runtime: 2 + (n % 6000) / 1000 }
 				: { tokenUsage: 50 + (n % 250), runtime: 1 + (n % 3000) / 1000 };
+	base.runtime = Math.round(base.runtime * 1000) / 1000;
 	if (!cached) return base;
 	return { tokenUsage: Math.max(1, Math.round(base.tokenUsage / 10)), runtime: Math.round((base.runtime / 4) * 1000) / 1000 };
 }
