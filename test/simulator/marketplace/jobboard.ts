@@ -32,6 +32,8 @@ const LOCATIONS = ['Sydney, NSW', 'Melbourne, VIC', 'Brisbane, QLD', 'Perth, WA'
 const EMPLOYMENT = ['Full-time', 'Part-time', 'Contract', 'Temporary', 'Internship'];
 const WORKPLACE = ['On-site', 'Hybrid', 'Remote'];
 const DEPARTMENTS = ['Engineering', 'Sales', 'Marketing', 'Operations', 'Finance', 'Design', 'Support', 'Healthcare'];
+const SKILLS = ['TypeScript', 'SQL', 'Python', 'Communication', 'Stakeholder management', 'AWS', 'Figma', 'Excel', 'Kubernetes', 'Negotiation', 'Patient care', 'Budgeting'];
+const PEOPLE = ['Olivia Smith', 'Liam Nguyen', 'Charlotte Brown', 'Noah Wilson', 'Amelia Taylor', 'Jack Martin', 'Isla Lee', 'Henry Patel'];
 const WORDS = ['agile', 'growth', 'team', 'platform', 'customer', 'impact', 'quality', 'insight', 'delivery', 'scale'];
 
 /** One job as the board page lists it; schema values are read from here so each record is coherent. */
@@ -49,6 +51,7 @@ interface Job {
 	postedDay: string;
 	url: string;
 	applyEmail: string;
+	recruiter: string;
 	rng: SeededRandom;
 }
 
@@ -73,16 +76,21 @@ function makeJob(pageUrl: string, index: number): Job {
 		postedDay: new Date(Date.UTC(2025, 0, 15) - rng.int(0, 45) * 86_400_000).toISOString().slice(0, 10),
 		url: `${origin}/jobs/${slug(title)}-${id}`,
 		applyEmail: `careers@${slug(company)}.example.com`,
+		recruiter: rng.pick(PEOPLE),
 		rng,
 	};
 }
 
-/** A string for a property, chosen by its format, then by its name, from the job it belongs to. */
-function stringFor(schema: JsonSchema, key: string, job: Job): string {
+/** A string for a property, chosen by its format, then by its name (and its parent's), from the job it belongs to. */
+function stringFor(schema: JsonSchema, key: string, parent: string, job: Job): string {
 	const format = typeof schema.format === 'string' ? schema.format : '';
 	const k = key.toLowerCase();
+	const p = parent.toLowerCase();
 	let value: string;
-	if (format === 'uri' || format === 'url' || format === 'uri-reference') value = /apply/.test(k) ? `${job.url}/apply` : job.url;
+	if (/^(full_?)?name$/.test(k) && /manager|contact|recruiter|person|author|poster|agent|hr|people/.test(p)) value = job.recruiter;
+	else if (/^name$/.test(k) && /company|employer|organi[sz]ation/.test(p)) value = job.company;
+	else if ((format === 'uri' || format === 'url' || format === '') && /website|homepage|domain/.test(k)) value = `https://${slug(job.company)}.example.com`;
+	else if (format === 'uri' || format === 'url' || format === 'uri-reference') value = /apply/.test(k) ? `${job.url}/apply` : job.url;
 	else if (format === 'email') value = job.applyEmail;
 	else if (format === 'date') value = job.postedDay;
 	else if (format === 'date-time') value = `${job.postedDay}T09:00:00.000Z`;
@@ -95,9 +103,11 @@ function stringFor(schema: JsonSchema, key: string, job: Job): string {
 	else if (/remote|workplace|onsite|on_site/.test(k)) value = job.workplace;
 	else if (/type|employment|contract|schedule/.test(k)) value = job.employment;
 	else if (/department|category|industry|team|function/.test(k)) value = job.department;
-	else if (/desc|summary|detail|about|overview|requirement/.test(k)) value = `${job.company} is hiring a ${job.title} (${job.employment}, ${job.workplace}) in ${job.location} to drive ${job.rng.pick(WORDS)} and ${job.rng.pick(WORDS)}.`;
+	else if (/desc|summary|detail|about|overview/.test(k)) value = `${job.company} is hiring a ${job.title} (${job.employment}, ${job.workplace}) in ${job.location} to drive ${job.rng.pick(WORDS)} and ${job.rng.pick(WORDS)}.`;
 	else if (/phone|tel/.test(k)) value = `+1 555 ${job.rng.int(100, 999)} ${job.rng.int(1000, 9999)}`;
 	else if (/^id$|_id$|ref|reference|code/.test(k)) value = `JOB-${job.id}`;
+	else if (/skill|tag|keyword|technolog|requirement|qualification/.test(k)) value = job.rng.pick(SKILLS);
+	else if (/recruiter|manager|contact|person|author/.test(k)) value = job.recruiter;
 	else if (/title|position|role|job|name|headline/.test(k)) value = job.title;
 	else value = `${job.rng.pick(WORDS)} ${job.rng.pick(WORDS)}`;
 	const maxLength = typeof schema.maxLength === 'number' ? schema.maxLength : undefined;
@@ -107,13 +117,14 @@ function stringFor(schema: JsonSchema, key: string, job: Job): string {
 	return value;
 }
 
-function numberFor(schema: JsonSchema, key: string, job: Job, integer: boolean): number {
+function numberFor(schema: JsonSchema, key: string, parent: string, job: Job, integer: boolean): number {
 	const k = key.toLowerCase();
+	const p = parent.toLowerCase();
 	const min = typeof schema.minimum === 'number' ? schema.minimum : undefined;
 	const max = typeof schema.maximum === 'number' ? schema.maximum : undefined;
 	let value: number;
-	if (/max/.test(k) && /salary|pay|wage|compensation/.test(k)) value = job.salaryMax;
-	else if (/salary|pay|wage|compensation/.test(k)) value = job.salaryMin;
+	const money = /salary|pay|wage|compensation/;
+	if (money.test(k) || money.test(p)) value = /max|upper|high|to$/.test(k) ? job.salaryMax : job.salaryMin;
 	else if (/rating|score/.test(k)) value = 3 + job.rng.next() * 2;
 	else if (/experience|years/.test(k)) value = job.rng.int(0, 10);
 	else if (/applicant|count|openings|positions/.test(k)) value = job.rng.int(1, 250);
@@ -124,7 +135,7 @@ function numberFor(schema: JsonSchema, key: string, job: Job, integer: boolean):
 }
 
 /** Walks the caller's schema and fills it with the job's data. */
-function valueFor(schema: JsonSchema, key: string, job: Job, depth: number): unknown {
+function valueFor(schema: JsonSchema, key: string, job: Job, depth: number, parent = ''): unknown {
 	if ('const' in schema) return schema.const;
 	if (Array.isArray(schema.enum) && schema.enum.length > 0) return job.rng.pick(schema.enum as unknown[]);
 	const types = schemaTypes(schema);
@@ -134,7 +145,7 @@ function valueFor(schema: JsonSchema, key: string, job: Job, depth: number): unk
 		case 'object': {
 			const out: Record<string, unknown> = {};
 			const properties = isPlainObject(schema.properties) ? schema.properties : {};
-			for (const [name, child] of Object.entries(properties)) out[name] = valueFor(child as JsonSchema, name, job, depth + 1);
+			for (const [name, child] of Object.entries(properties)) out[name] = valueFor(child as JsonSchema, name, job, depth + 1, key);
 			return out;
 		}
 		case 'array': {
@@ -142,18 +153,18 @@ function valueFor(schema: JsonSchema, key: string, job: Job, depth: number): unk
 			const minItems = typeof schema.minItems === 'number' ? schema.minItems : 1;
 			const maxItems = typeof schema.maxItems === 'number' ? schema.maxItems : Math.max(minItems, 3);
 			const count = depth > 8 ? 0 : job.rng.int(minItems, Math.max(minItems, maxItems));
-			return Array.from({ length: count }, () => valueFor(items, singular(key), job, depth + 1));
+			return Array.from({ length: count }, () => valueFor(items, singular(key), job, depth + 1, parent));
 		}
 		case 'integer':
-			return numberFor(schema, key, job, true);
+			return numberFor(schema, key, parent, job, true);
 		case 'number':
-			return numberFor(schema, key, job, false);
+			return numberFor(schema, key, parent, job, false);
 		case 'boolean':
 			return /remote/.test(key.toLowerCase()) ? job.workplace === 'Remote' : job.rng.next() < 0.5;
 		case 'null':
 			return null;
 		default:
-			return stringFor(schema, key, job);
+			return stringFor(schema, key, parent, job);
 	}
 }
 
@@ -163,15 +174,17 @@ function singular(key: string): string {
 
 /**
  * Where the per-URL records go in the caller's layout: a top-level array holds them; a top-level object holds
- * them in its first array property; a top-level object without one is taken as the record itself, and the
- * result is the list of records.
+ * them in its first array-of-objects property; a top-level object without one (an array of strings such as
+ * `skills` does not count) is taken as the record itself, and the result is the list of records.
  */
 function layout(schema: JsonSchema): { kind: 'array'; item: JsonSchema } | { kind: 'property'; key: string; item: JsonSchema } | { kind: 'records'; item: JsonSchema } {
 	const types = schemaTypes(schema);
 	if (types.includes('array')) return { kind: 'array', item: schema.items as JsonSchema };
 	const properties = schema.properties as Record<string, JsonSchema>;
 	for (const [key, child] of Object.entries(properties)) {
-		if (schemaTypes(child).includes('array') && isPlainObject(child.items)) return { kind: 'property', key, item: child.items };
+		if (!schemaTypes(child).includes('array') || !isPlainObject(child.items)) continue;
+		const items = child.items;
+		if (schemaTypes(items).includes('object') || (items.type === undefined && isPlainObject(items.properties))) return { kind: 'property', key, item: items };
 	}
 	return { kind: 'records', item: schema };
 }

@@ -506,15 +506,13 @@ export function validateJobBoard(body: unknown): Validated<JobBoardInput> {
 
 	const min = c.integer('min', { required: false, min: 1 });
 	const max = c.integer('max', { required: false, min: 1 });
-	const effectiveMin = min ?? JOB_BOARD_DEFAULTS.min;
-	const effectiveMax = max ?? JOB_BOARD_DEFAULTS.max;
-	const minValid = !c.present('min') || min !== undefined;
-	const maxValid = !c.present('max') || max !== undefined;
-	if (minValid && maxValid && effectiveMin > effectiveMax) {
-		// Only name the fields the caller sent; a default that conflicts is still the sent field's fault.
-		if (c.present('min')) c.fail('min', 'lte', `The min field must not be greater than max (${effectiveMax}).`);
-		if (c.present('max')) c.fail('max', 'gte', `The max field must not be smaller than min (${effectiveMin}).`);
+	if (min !== undefined && max !== undefined && min > max) {
+		c.fail('min', 'lte', 'The min field must not be greater than max.');
+		c.fail('max', 'gte', 'The max field must not be smaller than min.');
 	}
+	// A default never conflicts with a sent value: it yields to it (max 5 alone means min 5; min 30 alone, max 30).
+	const effectiveMin = min ?? Math.min(JOB_BOARD_DEFAULTS.min, max ?? JOB_BOARD_DEFAULTS.max);
+	const effectiveMax = max ?? Math.max(JOB_BOARD_DEFAULTS.max, min ?? JOB_BOARD_DEFAULTS.min);
 	const timeout = c.integer('timeout', { required: false, min: JOB_BOARD_TIMEOUT_RANGE.min, max: JOB_BOARD_TIMEOUT_RANGE.max });
 
 	return c.result(() => ({
