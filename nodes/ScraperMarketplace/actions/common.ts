@@ -1,0 +1,167 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+
+import { contentRecords, isTerminalStatus, trackRuns, waitForRuns } from '../../shared/marketplace';
+import type { RunListRecord, TrackedRun } from '../../shared/marketplace';
+import { InputValidator } from '../../shared/validation';
+
+/** Wait for Completion and the output shape, for every operation that starts scraping runs. */
+export function waitProperties(recordWord: string): INodeProperties[] {
+	return [
+		{
+			displayName: 'Wait for Completion',
+			name: 'waitForCompletion',
+			type: 'boolean',
+			default: true,
+			description:
+				'Whether to wait until every result of the run has succeeded or failed and output the extracted data. When off, the node outputs the queued run at once.',
+		},
+		{
+			displayName: 'Max Wait (Seconds)',
+			name: 'maxWaitSeconds',
+			type: 'number',
+			typeOptions: { minValue: 1 },
+			default: 600,
+			displayOptions: { show: { waitForCompletion: [true] } },
+			description: 'Stop waiting after this long and output the latest state of the run (completed false), per input item',
+		},
+		{
+			displayName: 'Poll Interval (Seconds)',
+			name: 'pollIntervalSeconds',
+			type: 'number',
+			typeOptions: { minValue: 1 },
+			default: 5,
+			displayOptions: { show: { waitForCompletion: [true] } },
+			description: 'How often to check the run at first; the interval grows gently while it runs',
+		},
+		{
+			displayName: 'Output',
+			name: 'runOutput',
+			type: 'options',
+			default: 'run',
+			displayOptions: { show: { waitForCompletion: [true] } },
+			options: [
+				{
+					name: 'One Item per Run',
+					value: 'run',
+					description: 'Status, counts and every result with its extracted content in one item',
+				},
+				{
+					name: 'One Item per Record',
+					value: 'records',
+					description: `Each extracted record (${recordWord}) as its own item, with the scraper, run and result IDs, ready for a spreadsheet or CRM. A result that failed or is not done gives one item with its status.`,
+				},
+			],
+			description: 'How to shape the output',
+		},
+	];
+}
+
+export interface WaitChoice {
+	maxWaitSeconds: number;
+	pollIntervalSeconds: number;
+	output: 'run' | 'records';
+}
+
+/** Reads and checks the wait parameters; undefined when the user does not want to wait. */
+export function readWaitChoice(ctx: IExecuteFunctions, itemIndex: number): WaitChoice | undefined {
+	if (ctx.getNodeParameter('waitForCompletion', itemIndex, true) !== true) return undefined;
+	const v = new InputValidator(ctx.getNode(), itemIndex);
+	return {
+		maxWaitSeconds: v.integer(ctx.getNodeParameter('maxWaitSeconds', itemIndex), 'Max Wait (Seconds)', { min: 1 }),
+		pollIntervalSeconds: v.integer(ctx.getNodeParameter('pollIntervalSeconds', itemIndex), 'Poll Interval (Seconds)', { min: 1 }),
+		output: v.oneOf(ctx.getNodeParameter('runOutput', itemIndex, 'run'), 'Output', ['run', 'records'] as const),
+	};
+}
+
+/** Waiting runs several input items at once, so ten searches take about as long as one. */
+export function waitingConcurrency(this: IExecuteFunctions): number {
+	return this.getNodeParameter('waitForCompletion', 0, true) === true ? 5 : 1;
+}
+
+function countDone(run: TrackedRun): number {
+	return run.results.filter((r) => isTerminalStatus(r.status)).length;
+}
+
+function runItem(run: TrackedRun, completed: boolean, maxWaitSeconds: number): IDataObject {
+	const item: IDataObject = {
+		scraper_id: run.scraper_id,
+		scraper_name: run.scraper_name,
+		scraping_run_id: run.id,
+		status: run.status,
+		completed,
+		results_total: run.results.length,
+		results_succeeded: run.results.filter((r) => r.status === 'succeeded').length,
+		results_failed: run.results.filter((r) => r.status === 'failed').length,
+		results: run.results,
+	};
+	if (run.created_at) item.created_at = run.created_at;
+	if (!completed) {
+		item.waitTimedOut = true;
+		item.waitMessage = `The run is still ${run.status} after ${maxWaitSeconds} s: ${countDone(run)} of ${run.results.length} results done. Read them later with Result > Get Many, or raise Max Wait.`;
+	}
+	return item;
+}
+
+function resultContext(run: TrackedRun, result: RunListRecord): IDataObject {
+	return {
+		scraper_id: run.scraper_id,
+		scraping_run_id: run.id,
+		result_id: result.id,
+		scraped_url: result.scraped_url,
+	};
+}
+
+/** One item per extracted record; a result without records to give (failed, not done) gives a status item. */
+function recordItems(run: TrackedRun, maxWaitSeconds: number): IDataObject[] {
+	const out: IDataObject[] = [];
+	for (const result of run.results) {
+		const context = resultContext(run, result);
+		if (result.status === 'succeeded') {
+			for (const record of contentRecords(result.content)) out.push({ ...context, ...record });
+			continue;
+		}
+		const message = isTerminalStatus(result.status)
+			? `The service could not scrape this ${result.scraped_url === 'Default' ? 'query' : 'target'} (status ${result.status}). Check the input (URL, location or keyword) and run the scraper again.`
+			: `Still ${result.status} after ${maxWaitSeconds} s. Read it later with Result > Get Many, or raise Max Wait.`;
+		out.push({ ...context, status: result.status, message });
+	}
+	return out;
+}
+
+/**
+ * Finishes an operation that started scraping runs: without waiting (`choice` undefined), the service's answer
+ * (`immediate`); with waiting, polls every run of `results` and outputs one item per run or per extracted record.
+ * `choice` is read with `readWaitChoice` before the run is started, so a bad wait setting sends nothing.
+ */
+export async function finishRuns(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	choice: WaitChoice | undefined,
+	results: IDataObject[],
+	immediate: INodeExecutionData[],
+): Promise<INodeExecutionData[]> {
+	const tracked = trackRuns(results);
+	if (!choice || tracked.length === 0) return immediate;
+	const outcome = await waitForRuns(ctx, tracked, itemIndex, {
+		maxWaitMs: choice.maxWaitSeconds * 1000,
+		pollIntervalMs: choice.pollIntervalSeconds * 1000,
+	});
+	const items: IDataObject[] = [];
+	for (const run of outcome.runs) {
+		const completed = run.read && run.results.every((r) => isTerminalStatus(r.status));
+		if (choice.output === 'records') items.push(...recordItems(run, choice.maxWaitSeconds));
+		else items.push(runItem(run, completed, choice.maxWaitSeconds));
+	}
+	return items.map((json) => ({ json, pairedItem: { item: itemIndex } }));
+}
+
+/** Name is required by every create-and-run. */
+export const nameProperty = (placeholder: string): INodeProperties => ({
+	displayName: 'Name',
+	name: 'name',
+	type: 'string',
+	required: true,
+	default: '',
+	placeholder,
+	description: 'A name for the new scraper, shown in the service dashboard and on every result',
+});

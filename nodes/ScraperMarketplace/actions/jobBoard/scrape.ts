@@ -1,0 +1,185 @@
+import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
+
+import { marketplaceRequest } from '../../../shared/marketplace';
+import type { Operation } from '../../../shared/operation';
+import { asRecords } from '../../../shared/output';
+import { InputValidator } from '../../../shared/validation';
+
+export const JOB_BOARD_TIMEOUT_RANGE = { min: 60, max: 600 } as const;
+
+/** The service works up to `timeout` seconds and then answers: the HTTP deadline leaves it a minute more. */
+export function jobBoardDeadlineMs(timeoutSeconds: number): number {
+	return (timeoutSeconds + 60) * 1000;
+}
+
+const EXAMPLE_SCHEMA = {
+	type: 'object',
+	properties: {
+		jobs: {
+			type: 'array',
+			items: {
+				type: 'object',
+				properties: {
+					title: { type: 'string' },
+					company: { type: 'string' },
+					location: { type: 'string' },
+					salary: { type: 'string' },
+					employment_type: { type: 'string' },
+					posted_date: { type: 'string', format: 'date' },
+					url: { type: 'string', format: 'uri' },
+				},
+			},
+		},
+	},
+};
+
+const LABELS = {
+	urls: 'URLs',
+	schema: 'Schema',
+	min: 'Min Items per URL',
+	max: 'Max Items per URL',
+	timeout: 'Timeout (Seconds)',
+};
+
+type Validator = InputValidator;
+
+/** JSON text (or an object from an expression) -> the schema object. */
+function readSchema(v: Validator, raw: unknown): IDataObject {
+	let schema: unknown = raw;
+	if (typeof raw === 'string') {
+		if (raw.trim() === '') v.fail('Schema', 'it is required', 'Enter a JSON Schema describing one job, e.g. the example the field starts with.');
+		try {
+			schema = JSON.parse(raw);
+		} catch (error) {
+			v.fail('Schema', `it is not valid JSON (${(error as Error).message})`, 'Fix the JSON: check quotes, commas and brackets.');
+		}
+	}
+	if (schema === null || typeof schema !== 'object' || Array.isArray(schema)) {
+		v.fail('Schema', 'it must be a JSON object (a JSON Schema)', 'Enter an object such as {"type": "object", "properties": {"title": {"type": "string"}}}.');
+	}
+	checkSchema(v, schema as IDataObject, 'schema');
+	return schema as IDataObject;
+}
+
+/** The interface's rules: an `object` needs `properties`, an `array` needs `items`; nested schemas too. */
+function checkSchema(v: Validator, schema: IDataObject, path: string): void {
+	const types = Array.isArray(schema.type) ? schema.type : [schema.type];
+	if (types.includes('object')) {
+		const properties = schema.properties;
+		if (properties === null || typeof properties !== 'object' || Array.isArray(properties)) {
+			v.fail('Schema', `${path} has type "object" but no "properties"`, `Add "properties" to ${path}, listing the fields to extract, e.g. "properties": {"title": {"type": "string"}}.`);
+		}
+		for (const [key, child] of Object.entries(properties as IDataObject)) {
+			if (child !== null && typeof child === 'object' && !Array.isArray(child)) checkSchema(v, child as IDataObject, `${path}.properties.${key}`);
+		}
+	}
+	if (types.includes('array')) {
+		const items = schema.items;
+		if (items === null || typeof items !== 'object' || Array.isArray(items)) {
+			v.fail('Schema', `${path} has type "array" but no "items"`, `Add "items" to ${path}, the schema of one entry, e.g. "items": {"type": "object", "properties": {…}}.`);
+		}
+		checkSchema(v, items as IDataObject, `${path}.items`);
+	}
+}
+
+/** The scraped records inside `result`: the list itself, or the first list property of an object. */
+function jobRecords(result: unknown): IDataObject[] {
+	if (Array.isArray(result)) return asRecords(result);
+	if (result !== null && typeof result === 'object') {
+		const list = Object.values(result as IDataObject).find(Array.isArray);
+		return asRecords(list ?? result);
+	}
+	return asRecords(result);
+}
+
+export const jobBoardScrape: Operation = {
+	value: 'scrape',
+	name: 'Scrape',
+	action: 'Scrape job boards',
+	description: 'Scrape job listings from job board pages into the shape of your JSON Schema (waits for the answer)',
+	properties: [
+		{
+			displayName: 'URLs',
+			name: 'urls',
+			type: 'string',
+			typeOptions: { rows: 3 },
+			required: true,
+			default: '',
+			placeholder: 'https://jobs.example.com/search?q=engineer',
+			description: 'Job board pages to scrape, one per line (or separated by commas), or an expression returning a list',
+		},
+		{
+			displayName: 'Schema',
+			name: 'schema',
+			type: 'json',
+			required: true,
+			default: JSON.stringify(EXAMPLE_SCHEMA, null, 2),
+			description: 'A JSON Schema of the output. A type "object" needs "properties"; a type "array" needs "items". The records go in the first list (here "jobs").',
+		},
+		{
+			displayName: 'Min Items per URL',
+			name: 'min',
+			type: 'number',
+			typeOptions: { minValue: 1, numberPrecision: 0 },
+			default: 10,
+			description: 'How many jobs to collect per URL at least; fewer come back when the page has fewer',
+		},
+		{
+			displayName: 'Max Items per URL',
+			name: 'max',
+			type: 'number',
+			typeOptions: { minValue: 1, numberPrecision: 0 },
+			default: 20,
+			description: 'How many jobs to collect per URL at most',
+		},
+		{
+			displayName: 'Timeout (Seconds)',
+			name: 'timeout',
+			type: 'number',
+			typeOptions: { minValue: JOB_BOARD_TIMEOUT_RANGE.min, maxValue: JOB_BOARD_TIMEOUT_RANGE.max, numberPrecision: 0 },
+			default: 180,
+			description: 'When it is reached, scraping stops and the jobs collected so far are returned (60 to 600)',
+		},
+		{
+			displayName: 'Split Into Items',
+			name: 'split',
+			type: 'boolean',
+			default: false,
+			description: 'Whether to output one item per scraped job instead of one item with the whole result',
+		},
+	],
+	async execute(itemIndex) {
+		const v = new InputValidator(this.getNode(), itemIndex);
+		const urls = v.httpUrlList(this.getNodeParameter('urls', itemIndex), 'URLs', { required: true });
+		const schema = readSchema(v, this.getNodeParameter('schema', itemIndex));
+		const min = v.integer(this.getNodeParameter('min', itemIndex), 'Min Items per URL', { min: 1 });
+		const max = v.integer(this.getNodeParameter('max', itemIndex), 'Max Items per URL', { min: 1 });
+		if (min > max) {
+			v.fail('Min Items per URL', `${min} is more than "Max Items per URL" (${max})`, 'Make Min Items per URL smaller than or equal to Max Items per URL.');
+		}
+		const timeout = v.integer(this.getNodeParameter('timeout', itemIndex), 'Timeout (Seconds)', JOB_BOARD_TIMEOUT_RANGE);
+		const split = this.getNodeParameter('split', itemIndex, false) === true;
+
+		const response = await marketplaceRequest(
+			this,
+			{
+				method: 'POST',
+				path: '/api/job-board-scrape',
+				body: { urls, schema, min, max, timeout },
+				// A scrape costs tokens: a failed attempt is not repeated.
+				idempotent: false,
+				timeoutMs: jobBoardDeadlineMs(timeout),
+			},
+			itemIndex,
+			LABELS,
+		);
+		const totalDone = typeof response.totalDone === 'number' ? response.totalDone : undefined;
+		if (split) return jobRecords(response.result).map((json): INodeExecutionData => ({ json }));
+		const json: IDataObject = { ...response };
+		if (totalDone !== undefined && totalDone < urls.length) {
+			json.incomplete = true;
+			json.note = `${totalDone} of ${urls.length} URLs were scraped completely: the timeout was reached or a page could not be scraped. The result holds what was collected; raise Timeout (Seconds) to get more.`;
+		}
+		return [{ json }];
+	},
+};

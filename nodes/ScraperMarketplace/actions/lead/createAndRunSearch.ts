@@ -1,0 +1,88 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import { marketplaceRequest } from '../../../shared/marketplace';
+import type { Operation } from '../../../shared/operation';
+import { InputValidator } from '../../../shared/validation';
+import { finishRuns, nameProperty, readWaitChoice, waitingConcurrency, waitProperties } from '../common';
+
+export const SEARCH_TYPES = ['url', 'keywords'] as const;
+
+const LABELS = {
+	name: 'Name',
+	search_type: 'Search By',
+	limit_pages: 'Max Result Pages',
+	keywords: 'Keywords',
+	url: 'URL',
+};
+
+export const leadCreateAndRunSearch: Operation = {
+	value: 'createAndRunSearch',
+	name: 'Create and Run Search Engine Scraper',
+	action: 'Create and run a search engine lead scraper',
+	description: 'Find leads (name, company, email, phone…) in search engine results for keywords or a results URL',
+	properties: [
+		nameProperty('Marketing agencies in Sydney'),
+		{
+			displayName: 'Search By',
+			name: 'searchType',
+			type: 'options',
+			default: 'keywords',
+			options: [
+				{ name: 'Keywords', value: 'keywords', description: 'Search the engine for your keywords' },
+				{ name: 'URL', value: 'url', description: 'Start from a search results URL' },
+			],
+			description: 'Whether to search for keywords or start from a URL',
+		},
+		{
+			displayName: 'Keywords',
+			name: 'keywords',
+			type: 'string',
+			required: true,
+			default: '',
+			placeholder: 'marketing agency sydney',
+			description: 'The search words',
+			displayOptions: { show: { searchType: ['keywords'] } },
+		},
+		{
+			displayName: 'URL',
+			name: 'url',
+			type: 'string',
+			required: true,
+			default: '',
+			placeholder: 'https://search.example.com/search?q=marketing+agency',
+			description: 'The search results page to start from',
+			displayOptions: { show: { searchType: ['url'] } },
+		},
+		{
+			displayName: 'Max Result Pages',
+			name: 'limitPages',
+			type: 'number',
+			required: true,
+			typeOptions: { minValue: 1, numberPrecision: 0 },
+			default: 1,
+			description: 'How many result pages to read at most',
+		},
+		...waitProperties('one lead'),
+	],
+	concurrency: waitingConcurrency,
+	async execute(itemIndex) {
+		const v = new InputValidator(this.getNode(), itemIndex);
+		const searchType = v.oneOf(this.getNodeParameter('searchType', itemIndex), 'Search By', SEARCH_TYPES);
+		const body: IDataObject = {
+			name: v.requiredString(this.getNodeParameter('name', itemIndex), 'Name'),
+			search_type: searchType,
+			limit_pages: v.integer(this.getNodeParameter('limitPages', itemIndex), 'Max Result Pages', { min: 1 }),
+		};
+		if (searchType === 'keywords') body.keywords = v.requiredString(this.getNodeParameter('keywords', itemIndex, ''), 'Keywords');
+		else body.url = v.httpUrl(this.getNodeParameter('url', itemIndex, ''), 'URL');
+		const wait = readWaitChoice(this, itemIndex);
+
+		const response = await marketplaceRequest(
+			this,
+			{ method: 'POST', path: '/api/scrapers/leads-generator/search/create-and-run', body, idempotent: false, timeoutMs: 300_000 },
+			itemIndex,
+			LABELS,
+		);
+		return await finishRuns(this, itemIndex, wait, (response.results ?? []) as IDataObject[], [{ json: response }]);
+	},
+};

@@ -1,0 +1,203 @@
+import type { IDataObject, INodePropertyOptions } from 'n8n-workflow';
+
+import { marketplaceRequest } from '../../../shared/marketplace';
+import type { Operation } from '../../../shared/operation';
+import { InputValidator, toList } from '../../../shared/validation';
+import { finishRuns, nameProperty, readWaitChoice, waitingConcurrency, waitProperties } from '../common';
+
+export const PORTAL_OPTIONS = ['locations', 'links'] as const;
+export const PORTAL_CHANNELS = ['buy', 'rent', 'sold'] as const;
+export const PROPERTY_TYPES = ['all', 'house', 'townhouse', 'unit apartment', 'villa', 'retire', 'land', 'acreage', 'rural', 'unitblock'] as const;
+/** In square metres; `any` is unbounded. The list is the interface's, in its (ascending) order. */
+export const LAND_SIZES = [
+	'any', '200', '300', '400', '500', '600', '700', '800', '900', '1000', '1200', '1500', '1750', '2000', '3000', '4000',
+	'5000', '10000', '20000', '30000', '40000', '50000', '100000', '200000', '300000', '400000', '500000', '600000',
+	'700000', '800000', '900000', '1000000', '1500000', '2000000', '3000000', '5000000', '10000000', '30000000',
+	'50000000', '100000000',
+] as const;
+
+// Sizes stay in ascending order (not alphabetical): a dropdown of areas is read as a scale.
+const landSizeOptions: INodePropertyOptions[] = LAND_SIZES.map((value) => ({
+	name: value === 'any' ? 'Any' : `${Number(value).toLocaleString('en-US')} m²`,
+	value,
+}));
+
+/** API field -> parameter display name, for the service's 422 answers. */
+const LABELS = {
+	name: 'Name',
+	options: 'Search By',
+	locations: 'Locations',
+	urls: 'Listing URLs',
+	channel: 'Channel',
+	property_types: 'Property Types',
+	including_surrounding_areas: 'Including Surrounding Areas',
+	only_show_properties_with_a_price: 'Only Show Properties With a Price',
+	landsize_minimum: 'Land Size Minimum',
+	landsize_maximum: 'Land Size Maximum',
+};
+
+export const realEstatePortalCreateAndRun: Operation = {
+	value: 'createAndRun',
+	name: 'Create and Run',
+	action: 'Create and run a real estate portal scraper',
+	description: 'Create a scraper for property listings of a real estate portal, by location or listing links, and run it',
+	properties: [
+		nameProperty('Houses for sale in Bondi'),
+		{
+			displayName: 'Search By',
+			name: 'searchBy',
+			type: 'options',
+			default: 'locations',
+			options: [
+				{ name: 'Listing Links', value: 'links', description: 'Scrape the listing pages whose URLs you give' },
+				{ name: 'Locations', value: 'locations', description: 'Search the portal for listings in the places you name' },
+			],
+			description: 'Whether to search by place names or to scrape given listing URLs',
+		},
+		{
+			displayName: 'Locations',
+			name: 'locations',
+			type: 'string',
+			typeOptions: { rows: 3 },
+			required: true,
+			default: '',
+			placeholder: 'Bondi, NSW 2026\nRichmond, VIC 3121',
+			description: 'Place names to search, one per line (several allowed), or an expression returning a list',
+			displayOptions: { show: { searchBy: ['locations'] } },
+		},
+		{
+			displayName: 'Listing URLs',
+			name: 'urls',
+			type: 'string',
+			typeOptions: { rows: 3 },
+			required: true,
+			default: '',
+			placeholder: 'https://www.portal.example/buy/bondi-nsw-2026',
+			description: 'Listing page URLs, one per line (or separated by commas), or an expression returning a list',
+			displayOptions: { show: { searchBy: ['links'] } },
+		},
+		{
+			displayName: 'Channel',
+			name: 'channel',
+			type: 'options',
+			default: 'buy',
+			options: [
+				{ name: 'Buy', value: 'buy', description: 'Properties for sale' },
+				{ name: 'Rent', value: 'rent', description: 'Properties for rent' },
+				{ name: 'Sold', value: 'sold', description: 'Recently sold properties' },
+			],
+			description: 'Which listings to scrape',
+		},
+		{
+			displayName: 'Property Types',
+			name: 'propertyTypes',
+			type: 'multiOptions',
+			required: true,
+			default: ['all'],
+			options: [
+				{ name: 'Acreage', value: 'acreage' },
+				{ name: 'All', value: 'all' },
+				{ name: 'House', value: 'house' },
+				{ name: 'Land', value: 'land' },
+				{ name: 'Retirement Living', value: 'retire' },
+				{ name: 'Rural', value: 'rural' },
+				{ name: 'Townhouse', value: 'townhouse' },
+				{ name: 'Unit / Apartment', value: 'unit apartment' },
+				{ name: 'Unit Block', value: 'unitblock' },
+				{ name: 'Villa', value: 'villa' },
+			],
+			description: 'The kinds of property to include (at least one)',
+		},
+		{
+			displayName: 'Additional Fields',
+			name: 'additionalFields',
+			type: 'collection',
+			placeholder: 'Add Field',
+			default: {},
+			description: 'Each field is sent only when added',
+			options: [
+				{
+					displayName: 'Including Surrounding Areas',
+					name: 'includingSurroundingAreas',
+					type: 'boolean',
+					default: false,
+					description: 'Whether to include listings from neighbouring suburbs',
+				},
+				{
+					displayName: 'Land Size Maximum',
+					name: 'landsizeMaximum',
+					type: 'options',
+					default: 'any',
+					options: landSizeOptions,
+					description: 'Largest land size in m²; must be larger than Land Size Minimum',
+				},
+				{
+					displayName: 'Land Size Minimum',
+					name: 'landsizeMinimum',
+					type: 'options',
+					default: 'any',
+					options: landSizeOptions,
+					description: 'Smallest land size in m²; must be smaller than Land Size Maximum',
+				},
+				{
+					displayName: 'Only Show Properties With a Price',
+					name: 'onlyShowPropertiesWithAPrice',
+					type: 'boolean',
+					default: false,
+					description: 'Whether to leave out listings without a displayed price ("Contact agent")',
+				},
+			],
+		},
+		...waitProperties('one listing'),
+	],
+	concurrency: waitingConcurrency,
+	async execute(itemIndex) {
+		const v = new InputValidator(this.getNode(), itemIndex);
+		const options = v.oneOf(this.getNodeParameter('searchBy', itemIndex), 'Search By', PORTAL_OPTIONS);
+		const body: IDataObject = {
+			name: v.requiredString(this.getNodeParameter('name', itemIndex), 'Name'),
+			options,
+		};
+		if (options === 'locations') {
+			const raw = this.getNodeParameter('locations', itemIndex, '') as unknown;
+			// Place names may contain commas ("Bondi, NSW 2026"), so only new lines separate them.
+			const locations = Array.isArray(raw) ? toList(raw) : toList(String(raw ?? '').split('\n'));
+			if (locations.length === 0) {
+				v.fail('Locations', 'at least one place name is required', 'Enter one or more place names, one per line, e.g. Bondi, NSW 2026.');
+			}
+			body.locations = locations;
+		} else {
+			body.urls = v.httpUrlList(this.getNodeParameter('urls', itemIndex, ''), 'Listing URLs', { required: true });
+		}
+		body.channel = v.oneOf(this.getNodeParameter('channel', itemIndex), 'Channel', PORTAL_CHANNELS);
+		const propertyTypes = toList(this.getNodeParameter('propertyTypes', itemIndex, []) as unknown);
+		if (propertyTypes.length === 0) {
+			v.fail('Property Types', 'choose at least one property type', 'Pick one or more property types, or All.');
+		}
+		body.property_types = propertyTypes.map((type) => v.oneOf(type, 'Property Types', PROPERTY_TYPES));
+
+		const additional = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
+		if (additional.includingSurroundingAreas !== undefined) {
+			body.including_surrounding_areas = v.boolean(additional.includingSurroundingAreas, 'Including Surrounding Areas');
+		}
+		if (additional.onlyShowPropertiesWithAPrice !== undefined) {
+			body.only_show_properties_with_a_price = v.boolean(additional.onlyShowPropertiesWithAPrice, 'Only Show Properties With a Price');
+		}
+		const landMin = additional.landsizeMinimum === undefined ? undefined : v.oneOf(additional.landsizeMinimum, 'Land Size Minimum', LAND_SIZES);
+		const landMax = additional.landsizeMaximum === undefined ? undefined : v.oneOf(additional.landsizeMaximum, 'Land Size Maximum', LAND_SIZES);
+		if (landMin !== undefined && landMax !== undefined && landMin !== 'any' && landMax !== 'any' && Number(landMin) >= Number(landMax)) {
+			v.fail('Land Size Minimum', `${landMin} m² must be smaller than "Land Size Maximum" (${landMax} m²)`, 'Choose a Land Size Minimum below the Land Size Maximum, or set one of them to Any.');
+		}
+		if (landMin !== undefined) body.landsize_minimum = landMin;
+		if (landMax !== undefined) body.landsize_maximum = landMax;
+		const wait = readWaitChoice(this, itemIndex);
+
+		const response = await marketplaceRequest(
+			this,
+			{ method: 'POST', path: '/api/scrapers/real-estate-portal/create-and-run', body, idempotent: false, timeoutMs: 300_000 },
+			itemIndex,
+			LABELS,
+		);
+		return await finishRuns(this, itemIndex, wait, (response.results ?? []) as IDataObject[], [{ json: response }]);
+	},
+};

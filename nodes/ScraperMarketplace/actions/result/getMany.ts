@@ -1,0 +1,91 @@
+import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
+
+import { contentRecords, marketplaceRequest } from '../../../shared/marketplace';
+import type { RunListRecord } from '../../../shared/marketplace';
+import type { Operation } from '../../../shared/operation';
+import { InputValidator } from '../../../shared/validation';
+
+export const resultGetMany: Operation = {
+	value: 'getMany',
+	name: 'Get Many',
+	action: 'Get many results',
+	description: 'List the results of your scraping runs, newest first, with their extracted content',
+	properties: [
+		{
+			displayName: 'Return All',
+			name: 'returnAll',
+			type: 'boolean',
+			default: false,
+			description: 'Whether to return all results or only up to a given limit',
+		},
+		{
+			displayName: 'Limit',
+			name: 'limit',
+			type: 'number',
+			typeOptions: { minValue: 1 },
+			default: 50,
+			description: 'Max number of results to return',
+			displayOptions: { show: { returnAll: [false] } },
+		},
+		{
+			displayName: 'Options',
+			name: 'options',
+			type: 'collection',
+			placeholder: 'Add Option',
+			default: {},
+			options: [
+				{
+					displayName: 'Page Size',
+					name: 'perPage',
+					type: 'number',
+					typeOptions: { minValue: 1, maxValue: 100 },
+					default: 100,
+					description: 'Results per request (per_page), 1 to 100. Smaller pages are slower but avoid time-outs on large results.',
+				},
+				{
+					displayName: 'Split Into Items',
+					name: 'split',
+					type: 'boolean',
+					default: false,
+					description: 'Whether to output one item per extracted record (one lead, listing, PDF…) instead of one per result; results without content yet are left out',
+				},
+			],
+		},
+	],
+	async execute(itemIndex) {
+		const v = new InputValidator(this.getNode(), itemIndex);
+		const returnAll = this.getNodeParameter('returnAll', itemIndex) === true;
+		const limit = returnAll ? Infinity : v.integer(this.getNodeParameter('limit', itemIndex), 'Limit', { min: 1 });
+		const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
+		const pageSize = v.integer(options.perPage ?? 100, 'Page Size', { min: 1, max: 100 });
+		const perPage = returnAll ? pageSize : Math.min(pageSize, limit);
+		const split = options.split === true;
+
+		const results: RunListRecord[] = [];
+		// The list carries no total: a page shorter than per_page is the last one.
+		for (let page = 1; ; page++) {
+			const response = await marketplaceRequest<{ data?: RunListRecord[] }>(
+				this,
+				{ method: 'GET', path: '/api/results', qs: { page, per_page: perPage }, idempotent: true },
+				itemIndex,
+				{ per_page: 'Page Size' },
+			);
+			const records = Array.isArray(response.data) ? response.data : [];
+			results.push(...records.slice(0, limit - results.length));
+			if (results.length >= limit || records.length < perPage) break;
+		}
+
+		if (!split) return results.map((json): INodeExecutionData => ({ json }));
+		const output: INodeExecutionData[] = [];
+		for (const result of results) {
+			const context: IDataObject = {
+				scraper_id: result.scraper_id,
+				scraping_run_id: result.scraping_run_id,
+				result_id: result.id,
+				scraped_url: result.scraped_url,
+			};
+			for (const record of contentRecords(result.content)) output.push({ json: { ...context, ...record } });
+		}
+		return output;
+	},
+};
