@@ -1,0 +1,158 @@
+import { DEMO_MANUAL_SCRAPER_IDS, PLATFORM_DEMO_TOKEN, PLATFORM_OTHER_USER_TOKEN, PLATFORM_RESTRICTED_TOKEN } from '../simulator/platform';
+import type { IDataObject } from 'n8n-workflow';
+import { allText } from '../harness';
+import { ROUTES, usePlatform } from './helpers';
+
+const ctx = usePlatform();
+const missing = '00000000-0000-4000-8000-000000000000';
+let aiScraperId: string;
+
+beforeAll(async () => {
+	const created = await ctx.run({ resource: 'aiScraper', operation: 'createAndRun', url: 'https://e.example.com/', prompt: 'T' });
+	aiScraperId = created.items[0].json.scraperId as string;
+});
+
+const create = { resource: 'aiScraper', operation: 'createAndRun', url: 'https://e.example.com/', prompt: 'T' };
+const rerun = () => ({ resource: 'aiScraper', operation: 'rerun', scraperId: aiScraperId, url: 'https://e.example.com/2' });
+const bulk = { resource: 'bulk', operation: 'start', scraperId: DEMO_MANUAL_SCRAPER_IDS[0], urls: 'https://e.example.com/1' };
+
+describe('401 on every endpoint', () => {
+	const operations: IDataObject[] = [
+		{ resource: 'account', operation: 'get' },
+		create,
+		{ resource: 'aiScraper', operation: 'rerun', scraperId: missing, url: 'https://e.example.com/' },
+		bulk,
+		{ resource: 'bulk', operation: 'get', bulkId: missing },
+		{ resource: 'bulk', operation: 'cancel', bulkId: missing },
+		{ resource: 'result', operation: 'get', resultId: missing },
+		{ resource: 'result', operation: 'getMany' },
+		{ resource: 'analytics', operation: 'getStatusSummary', domain: 'e.example.com', startDate: '2026-01-01T00:00:00', endDate: '2026-01-02T00:00:00' },
+		{ resource: 'analytics', operation: 'getProxyBandwidth', startDate: '2026-01-01T00:00:00', endDate: '2026-01-02T00:00:00' },
+	];
+	it.each(operations.map((op) => [`${op.resource} ${op.operation}`, op]))('%s', async (_name, parameters) => {
+		const result = await ctx.run(parameters as IDataObject, { token: 'invalid-token-value' });
+		expect(result.error?.message).toBe('Scraper Platform did not accept the API token (401 Unauthorized)');
+		expect(result.error?.httpCode).toBe('401');
+		expect(allText(result.error)).not.toContain('invalid-token-value');
+		// 401 is not retried: one request.
+		expect(ctx.sim.server.log.count()).toBe(1);
+	});
+});
+
+describe('403 for a token without access', () => {
+	it.each([
+		['create and run', () => create],
+		['rerun', rerun],
+		['bulk start', () => bulk],
+	])('%s', async (_name, parameters) => {
+		const result = await ctx.run(parameters(), { token: PLATFORM_RESTRICTED_TOKEN });
+		expect(result.error?.message).toMatch(/^The API token has no access to this scraper/);
+		expect(result.error?.description).toContain('lacks access');
+	});
+
+	it('rerun of another user\'s scraper', async () => {
+		const result = await ctx.run(rerun(), { token: PLATFORM_OTHER_USER_TOKEN });
+		expect(result.error?.message).toBe(`The API token has no access to this scraper "${aiScraperId}" (403 Forbidden)`);
+	});
+});
+
+describe('404 names the id', () => {
+	it('rerun of an unknown scraper', async () => {
+		const result = await ctx.run({ resource: 'aiScraper', operation: 'rerun', scraperId: missing, url: 'https://e.example.com/' });
+		expect(result.error?.message).toBe(`The scraper "${missing}" was not found (404)`);
+	});
+	it('bulk of an unknown scraper', async () => {
+		const result = await ctx.run({ ...bulk, scraperId: missing });
+		expect(result.error?.message).toBe(`The scraper "${missing}" was not found (404)`);
+	});
+	it('cancel of an unknown bulk job', async () => {
+		const result = await ctx.run({ resource: 'bulk', operation: 'cancel', bulkId: missing });
+		expect(result.error?.message).toBe(`The bulk job "${missing}" was not found (404)`);
+	});
+});
+
+describe('422 names the field', () => {
+	it('a bulk scraper id that is not a manual scraper id format is rejected by the service', async () => {
+		// The node checks only presence for bulk scraper ids; the service checks the uuid format.
+		const result = await ctx.run({ ...bulk, scraperId: 'not-a-uuid' });
+		expect(result.error?.httpCode).toBe('422');
+		expect(result.error?.message).toMatch(/^Scraper Platform rejected the input: .*scraperId/);
+	});
+});
+
+describe('429', () => {
+	it('is retried with Retry-After and then succeeds, creating one scraper', async () => {
+		ctx.sim.server.faults.add({ kind: 'status', status: 429, retryAfterSeconds: 1, times: 2, routes: [ROUTES.createAndRun] });
+		const started = Date.now();
+		const result = await ctx.run(create);
+		expect(result.error).toBeUndefined();
+		expect(Date.now() - started).toBeGreaterThanOrEqual(1_900);
+		expect(ctx.sim.server.log.for(ROUTES.createAndRun).map((r) => r.status)).toEqual([429, 429, 200]);
+	});
+
+	it('the account rate limit: over the limit the node waits out the window', async () => {
+		ctx.sim.setAccountLimits(PLATFORM_OTHER_USER_TOKEN, { rateLimit: 2, rateTtl: 1 });
+		const result = await ctx.run(create, { token: PLATFORM_OTHER_USER_TOKEN, input: [{}, {}, {}] });
+		expect(result.error).toBeUndefined();
+		expect(result.items).toHaveLength(3);
+		const statuses = ctx.sim.server.log.for(ROUTES.createAndRun).map((r) => r.status);
+		expect(statuses.filter((s) => s === 200)).toHaveLength(3);
+		expect(statuses).toContain(429);
+		ctx.sim.setAccountLimits(PLATFORM_OTHER_USER_TOKEN, { rateLimit: 600, rateTtl: 60 });
+	});
+
+	it('a persistent 429 ends with the advice to wait or lower the pace', async () => {
+		ctx.sim.server.faults.add({ kind: 'status', status: 429, retryAfterSeconds: 200, routes: [ROUTES.createAndRun] });
+		const result = await ctx.run(create);
+		expect(result.error?.message).toBe('Scraper Platform rate limit reached: too many requests');
+		expect(result.error?.description).toMatch(/Wait a little before running again, or lower the pace/);
+	});
+});
+
+describe('5xx and network errors', () => {
+	it('cancel: 500 is reported with what to do', async () => {
+		const record = ctx.sim.startBulk(PLATFORM_DEMO_TOKEN, DEMO_MANUAL_SCRAPER_IDS[0], ['https://e.example.com/x']);
+		ctx.sim.server.faults.add({ kind: 'status', status: 500, routes: [ROUTES.cancel] });
+		const result = await ctx.run({ resource: 'bulk', operation: 'cancel', bulkId: record.id });
+		expect(result.error?.message).toBe('Scraper Platform had an internal error (500): An unexpected error occurred');
+		expect(result.error?.description).toMatch(/Try again in a few minutes/);
+	});
+
+	it.each([
+		['a 500', { kind: 'status' as const, status: 500 }],
+		['a connection reset', { kind: 'reset' as const }],
+	])('a read is retried after %s, and succeeds', async (_name, fault) => {
+		ctx.sim.server.faults.add({ ...fault, times: 1, routes: [ROUTES.account] });
+		const result = await ctx.run({ resource: 'account', operation: 'get' });
+		expect(result.error).toBeUndefined();
+		expect(ctx.sim.server.log.count(ROUTES.account)).toBe(2);
+	}, 30_000);
+
+	it('a read whose answer is not valid JSON is retried', async () => {
+		ctx.sim.server.faults.add({ kind: 'malformed', times: 1, routes: [ROUTES.account] });
+		const result = await ctx.run({ resource: 'account', operation: 'get' });
+		expect(result.error).toBeUndefined();
+		expect(ctx.sim.server.log.count(ROUTES.account)).toBe(2);
+	}, 30_000);
+
+	it('a create is never repeated after a 500 or a reset (it could start a second job)', async () => {
+		ctx.sim.server.faults.add({ kind: 'status', status: 502, times: 1, routes: [ROUTES.createAndRun] });
+		const first = await ctx.run(create);
+		expect(first.error?.message).toMatch(/^Scraper Platform had an internal error \(502\)/);
+		expect(ctx.sim.server.log.count(ROUTES.createAndRun)).toBe(1);
+
+		ctx.sim.server.log.clear();
+		ctx.sim.server.faults.add({ kind: 'reset', times: 1, routes: [ROUTES.bulk] });
+		const second = await ctx.run(bulk);
+		expect(second.error?.message).toMatch(/^Could not reach Scraper Platform/);
+		expect(second.error?.description).toMatch(/did not retry it \(a retry could start a second job\)/);
+		expect(ctx.sim.server.log.count(ROUTES.bulk)).toBe(1);
+	});
+
+	it('a slow answer past the deadline is a time-out, not a hang', async () => {
+		// Reads time out at 120 s by default: a slow fault shorter than that succeeds.
+		ctx.sim.server.faults.add({ kind: 'slow', delayMs: 1_500, times: 1, routes: [ROUTES.account] });
+		const result = await ctx.run({ resource: 'account', operation: 'get' });
+		expect(result.error).toBeUndefined();
+	});
+});

@@ -1,0 +1,60 @@
+import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
+
+import { runNode } from '../harness';
+import type { RunOptions, RunResult } from '../harness';
+import { PLATFORM_DEMO_TOKEN, PlatformSimulator } from '../simulator/platform';
+import type { PlatformSimulatorOptions } from '../simulator/platform';
+
+export interface PlatformContext {
+	sim: PlatformSimulator;
+	/** Runs the Scraper Platform node with the demo token (or `token`) against the simulator. */
+	run: (
+		parameters: IDataObject,
+		options?: Partial<Omit<RunOptions, 'nodeType' | 'parameters' | 'credentials'>> & { token?: string },
+	) => Promise<RunResult>;
+	/** Requests the simulator received since the last `sim.server.log.clear()`. */
+	requests: () => ReturnType<PlatformSimulator['server']['log']['for']>;
+}
+
+/** Starts one simulator for the test file and closes it afterwards. */
+export function usePlatform(options: PlatformSimulatorOptions = {}): PlatformContext {
+	const context = {} as PlatformContext;
+	beforeAll(async () => {
+		context.sim = new PlatformSimulator(options);
+		await context.sim.listen();
+	});
+	afterAll(async () => {
+		await context.sim.close();
+	});
+	beforeEach(() => {
+		context.sim.server.log.clear();
+		context.sim.server.faults.clear();
+	});
+	context.run = async (parameters, runOptions = {}) => {
+		const { token, ...rest } = runOptions;
+		return await runNode({
+			nodeType: 'scraperPlatform',
+			parameters: parameters as RunOptions['parameters'],
+			credentials: { scraperPlatformApi: { apiToken: token ?? PLATFORM_DEMO_TOKEN, baseUrl: context.sim.url } },
+			...rest,
+		});
+	};
+	context.requests = () => context.sim.server.log.for();
+	return context;
+}
+
+export function jsonOf(items: INodeExecutionData[]): IDataObject[] {
+	return items.map((item) => item.json);
+}
+
+export const ROUTES = {
+	account: 'GET /api/v1/subscription-accounts',
+	createAndRun: 'POST /api/v1/scrapers-ai',
+	rerun: 'POST /api/v1/scrapers-ai-rerun',
+	bulk: 'POST /api/v1/scrapers-manual-rerun/bulk',
+	cancel: 'PATCH /api/v1/scrapers-bulks/:scraperId/cancel',
+	statuses: 'GET /api/v1/analytic/statuses',
+	results: 'GET /api/v1/results',
+	result: 'GET /api/v1/results/:id',
+	bandwidth: 'GET /api/v1/proxies/user/requests-bandwidth',
+} as const;
