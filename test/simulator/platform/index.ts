@@ -287,7 +287,7 @@ export class PlatformSimulator {
 		}
 	}
 
-	/** Sets the account's rate limit (requests per `rateTtl` seconds) and restarts its window. */
+	/** Sets the account's rate limit (requests per `rateTtl` seconds) and restarts the rate windows. */
 	setAccountLimits(token: string, limits: { rateLimit?: number; rateTtl?: number }): void {
 		const { user } = this.accounts.require(token);
 		if (limits.rateLimit !== undefined) user.rateLimit = limits.rateLimit;
