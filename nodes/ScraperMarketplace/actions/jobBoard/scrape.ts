@@ -12,7 +12,7 @@ export function jobBoardDeadlineMs(timeoutSeconds: number): number {
 	return (timeoutSeconds + 60) * 1000;
 }
 
-const EXAMPLE_SCHEMA = {
+export const EXAMPLE_SCHEMA = {
 	type: 'object',
 	properties: {
 		jobs: {
