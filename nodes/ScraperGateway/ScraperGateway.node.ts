@@ -1,0 +1,41 @@
+import { NodeConnectionTypes } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+
+import { describeResources, routeOperation } from '../shared/operation';
+import type { Resource } from '../shared/operation';
+import { testWalletCredential } from './actions/common';
+import { pageFetch } from './actions/page/fetch';
+import { searchWeb } from './actions/search/web';
+
+const resources: Resource[] = [
+	{ value: 'page', name: 'Page', operations: [pageFetch] },
+	{ value: 'search', name: 'Search', operations: [searchWeb] },
+];
+
+export class ScraperGateway implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Scraper Gateway',
+		name: 'scraperGateway',
+		icon: { light: 'file:../../icons/scraper.svg', dark: 'file:../../icons/scraper.dark.svg' },
+		group: ['transform'],
+		version: 1,
+		subtitle: '={{$parameter["resource"] + ": " + $parameter["operation"]}}',
+		description: 'Fetch public web pages and search the web, paying 0.01 USDC per request with x402 (no API key)',
+		defaults: { name: 'Scraper Gateway' },
+		usableAsTool: true,
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [{ name: 'x402WalletApi', required: true, testedBy: 'x402WalletTest' }],
+		properties: describeResources(resources, 'page'),
+	};
+
+	methods = {
+		credentialTest: {
+			x402WalletTest: testWalletCredential,
+		},
+	};
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		return await routeOperation(this, resources);
+	}
+}

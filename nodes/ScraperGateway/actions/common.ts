@@ -1,0 +1,142 @@
+import { NodeOperationError } from 'n8n-workflow';
+import type {
+	ICredentialsDecrypted,
+	ICredentialTestFunctions,
+	IDataObject,
+	IExecuteFunctions,
+	INodeCredentialTestResult,
+	INodeProperties,
+} from 'n8n-workflow';
+
+import { toAtomic } from '../../shared/x402/money';
+import { GatewaySession } from '../../shared/x402/session';
+import { describeWallet, readWallet } from '../../shared/x402/wallet';
+import type { Wallet } from '../../shared/x402/wallet';
+
+export const CREDENTIAL_TYPE = 'x402WalletApi';
+export const CREDENTIAL_NAME = 'x402 Wallet';
+
+/** Extra time over the page timeout for rendering, screenshots and the on-chain settlement. */
+export const DEADLINE_MARGIN_SECONDS = 60;
+/** The page timeout assumed when the user sets none (the interface's maximum). */
+export const DEFAULT_PAGE_TIMEOUT_SECONDS = 300;
+export const MAX_PARALLEL_REQUESTS = 10;
+
+/** Node behaviour options shared by both operations (read once per execution, from the first item). */
+export function paymentOptions(extra: INodeProperties[] = []): INodeProperties {
+	return {
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options: [
+			...extra,
+			{
+				displayName: 'Max Total Spend per Execution (USDC)',
+				name: 'maxTotalSpend',
+				type: 'number',
+				typeOptions: { minValue: 0, numberPrecision: 6 },
+				default: 1,
+				description: 'Most this node may pay in one execution, over all items. An item that would go over it fails before anything is signed.',
+			},
+			{
+				displayName: 'Parallel Requests',
+				name: 'parallelRequests',
+				type: 'number',
+				typeOptions: { minValue: 1, maxValue: MAX_PARALLEL_REQUESTS },
+				default: 1,
+				description: 'How many items are fetched at the same time. Output keeps the input order.',
+			},
+			{
+				displayName: 'Response Deadline (Seconds)',
+				name: 'deadline',
+				type: 'number',
+				typeOptions: { minValue: 1, maxValue: 3600 },
+				default: 360,
+				description: `How long to wait for the gateway's answer. By default: the page Timeout (or ${DEFAULT_PAGE_TIMEOUT_SECONDS} s) plus ${DEADLINE_MARGIN_SECONDS} s for rendering and payment settlement.`,
+				hint: 'The gateway takes the payment before it fetches the page: a deadline shorter than the fetch means paying without getting the page.',
+			},
+		],
+	};
+}
+
+function readOptions(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
+	return ctx.getNodeParameter('options', itemIndex, {}) as IDataObject;
+}
+
+/** Parallel Requests, bounded; used by the router's `concurrency` hook. */
+export function parallelRequests(this: IExecuteFunctions): number {
+	const value = Number(readOptions(this, 0).parallelRequests ?? 1);
+	if (!Number.isInteger(value) || value < 1) return 1;
+	return Math.min(value, MAX_PARALLEL_REQUESTS);
+}
+
+/** The HTTP deadline for one call: the user's, or the page timeout plus the margin. */
+export function deadlineMs(ctx: IExecuteFunctions, itemIndex: number, pageTimeoutSeconds: number | undefined): number {
+	const options = readOptions(ctx, itemIndex);
+	const chosen = options.deadline;
+	if (chosen !== undefined && chosen !== null && chosen !== '') {
+		const seconds = Number(chosen);
+		if (!Number.isFinite(seconds) || seconds < 1 || seconds > 3600) {
+			throw new NodeOperationError(ctx.getNode(), `Invalid "Response Deadline (Seconds)": ${String(chosen)} is out of range from 1 to 3600`, {
+				itemIndex,
+				description: 'Enter a number of seconds from 1 to 3600, or remove the option to use the page Timeout plus a margin.',
+			});
+		}
+		return Math.round(seconds * 1000);
+	}
+	return ((pageTimeoutSeconds ?? DEFAULT_PAGE_TIMEOUT_SECONDS) + DEADLINE_MARGIN_SECONDS) * 1000;
+}
+
+// One session per execution (the same IExecuteFunctions serves every item): it holds the known requirement and the spend.
+const sessions = new WeakMap<object, Promise<GatewaySession | CredentialFailure>>();
+
+interface CredentialFailure {
+	field: string;
+	message: string;
+	fix: string;
+}
+
+async function createSession(ctx: IExecuteFunctions): Promise<GatewaySession | CredentialFailure> {
+	const data = await ctx.getCredentials(CREDENTIAL_TYPE);
+	const result = readWallet(data as Record<string, unknown>);
+	if (!result.ok) return result.problem;
+	const options = readOptions(ctx, 0);
+	let maxTotalSpend: bigint | undefined;
+	if (options.maxTotalSpend !== undefined && options.maxTotalSpend !== null && options.maxTotalSpend !== '') {
+		maxTotalSpend = toAtomic(options.maxTotalSpend);
+		if (maxTotalSpend === undefined) {
+			return { field: 'Max Total Spend per Execution (USDC)', message: `${String(options.maxTotalSpend)} is not an amount`, fix: 'Enter an amount in USDC, e.g. 0.5.' };
+		}
+	}
+	return new GatewaySession(ctx.getNode(), result.wallet, { maxTotalSpend });
+}
+
+/** The execution's payment session; a credential problem becomes this item's error (naming the field, never the key). */
+export async function getSession(ctx: IExecuteFunctions, itemIndex: number): Promise<GatewaySession> {
+	let pending = sessions.get(ctx);
+	if (!pending) {
+		pending = createSession(ctx);
+		sessions.set(ctx, pending);
+	}
+	const session = await pending;
+	if (session instanceof GatewaySession) return session;
+	const inCredential = session.field.startsWith('Max Total Spend') ? 'node option' : `"${CREDENTIAL_NAME}" credential`;
+	throw new NodeOperationError(ctx.getNode(), `Invalid "${session.field}" in the ${inCredential}: ${session.message}`, {
+		itemIndex,
+		description: session.fix,
+	});
+}
+
+/** Credential test: checks the key and settings locally and shows the wallet address. Nothing is sent anywhere. */
+export async function testWalletCredential(
+	this: ICredentialTestFunctions,
+	credential: ICredentialsDecrypted,
+): Promise<INodeCredentialTestResult> {
+	const result = readWallet((credential.data ?? {}) as Record<string, unknown>);
+	if (!result.ok) {
+		return { status: 'Error', message: `Invalid "${result.problem.field}": ${result.problem.message}. ${result.problem.fix}` };
+	}
+	return { status: 'OK', message: describeWallet(result.wallet as Wallet) };
+}

@@ -1,0 +1,239 @@
+import { NodeApiError } from 'n8n-workflow';
+import type { IBinaryKeyData, IDataObject, IExecuteFunctions, INodeExecutionData, JsonObject } from 'n8n-workflow';
+
+import type { Operation } from '../../../shared/operation';
+import { fileSlug } from '../../../shared/output';
+import { InputValidator } from '../../../shared/validation';
+import { checkPublicPageUrl } from '../../../shared/x402/hosts';
+import type { Receipt } from '../../../shared/x402/receipt';
+import { deadlineMs, getSession, parallelRequests, paymentOptions } from '../common';
+
+export const FETCH_PATH = '/api/service/scraperAPI';
+export const WAIT_UNTIL = ['domcontentloaded', 'load', 'networkidle'] as const;
+const COUNTRY = /^[a-zA-Z]{2}$/;
+
+/** Boolean fields forwarded as they are, when set: [parameter name, display name]. */
+const BOOLEAN_FIELDS: ReadonlyArray<readonly [string, string]> = [
+	['html', 'HTML'],
+	['markdown', 'Markdown'],
+	['screenshot', 'Screenshot'],
+	['blockResources', 'Block Resources'],
+	['warmStart', 'Warm Start'],
+	['returnCookie', 'Return Cookie'],
+	['super', 'Real-Device Routing'],
+];
+
+/** Validates the item's parameters into the gateway's fetch request. Optional fields appear only when set. */
+export function buildFetchRequest(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
+	const v = new InputValidator(ctx.getNode(), itemIndex);
+	const url = v.requiredString(ctx.getNodeParameter('url', itemIndex), 'URL');
+	const problem = checkPublicPageUrl(url);
+	if (problem) {
+		const shown = problem.rule === 'credentials' ? 'the URL' : `"${url.length > 100 ? `${url.slice(0, 100)}…` : url}"`;
+		v.fail('URL', `${shown}: ${problem.message}`, 'Enter the address of a public web page, starting with https:// or http://, without user:password@. Local, private and IPv6-literal addresses cannot be fetched by the gateway.');
+	}
+	const body: IDataObject = { url };
+	const fields = ctx.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
+	for (const [name, label] of BOOLEAN_FIELDS) {
+		if (fields[name] !== undefined) body[name] = v.boolean(fields[name], label);
+	}
+	const proxyCountry = v.optionalString(fields.proxyCountry, 'Proxy Country');
+	if (proxyCountry !== undefined) {
+		if (!COUNTRY.test(proxyCountry)) v.fail('Proxy Country', `"${proxyCountry.slice(0, 20)}" does not match ^[a-zA-Z]{2}$`, 'Enter a two-letter country code such as us, gb or de.');
+		body.proxyCountry = proxyCountry;
+	}
+	const maxRetries = v.optionalInteger(fields.maxRetries, 'Max Retries', { min: 0, max: 10 });
+	if (maxRetries !== undefined) body.maxRetries = maxRetries;
+	const timeout = v.optionalInteger(fields.timeout, 'Timeout (Seconds)', { min: 1, max: 300 });
+	if (timeout !== undefined) body.timeout = timeout;
+	const tokenCap = v.optionalInteger(fields.tokenCap, 'Token Cap', { min: 1, max: 10000 });
+	if (tokenCap !== undefined) body.tokenCap = tokenCap;
+	if (fields.waitForSelector !== undefined && fields.waitForSelector !== '') {
+		const selector = v.requiredString(fields.waitForSelector, 'Wait for Selector');
+		if (selector.length > 1000) v.fail('Wait for Selector', `it is ${selector.length} characters long, the limit is 1000`, 'Use a shorter CSS selector.');
+		body.waitForSelector = selector;
+	}
+	if (fields.waitUntil !== undefined && fields.waitUntil !== '') body.waitUntil = v.oneOf(fields.waitUntil, 'Wait Until', WAIT_UNTIL);
+	return body;
+}
+
+/** The charge for a call whose upstream work failed after settlement: not refunded, so the error says so. */
+export function chargedError(ctx: IExecuteFunctions, itemIndex: number, receipt: Receipt | null, what: string, upstreamError: string): NodeApiError {
+	const charged = receipt
+		? `charged ${receipt.amount} USDC (transaction ${receipt.transaction ?? 'not reported'}, payer ${receipt.payer})`
+		: 'answered';
+	return new NodeApiError(ctx.getNode(), { upstreamError, ...(receipt ?? {}) } as JsonObject, {
+		message: `The gateway ${charged} but ${what} failed upstream: ${upstreamError}`,
+		description: 'The gateway settles the payment before the upstream work and does not refund it when that work fails. Check the URL (is the page public and up?) or try later; running the item again pays again.',
+		itemIndex,
+	});
+}
+
+const asNumber = (value: unknown): number | null => (typeof value === 'number' && Number.isFinite(value) ? value : null);
+
+export const pageFetch: Operation = {
+	value: 'fetch',
+	name: 'Fetch',
+	action: 'Fetch a web page',
+	description: 'Fetch one public web page (JavaScript rendered) as HTML, Markdown and a screenshot; pays 0.01 USDC per page over x402',
+	properties: [
+		{
+			displayName: 'URL',
+			name: 'url',
+			type: 'string',
+			required: true,
+			default: '',
+			placeholder: 'https://example.com/pricing',
+			description: 'Public http(s) page to fetch. Local, private and IPv6-literal addresses and URLs with user:password@ are refused before anything is paid.',
+		},
+		{
+			displayName: 'Additional Fields',
+			name: 'additionalFields',
+			type: 'collection',
+			placeholder: 'Add Field',
+			default: {},
+			options: [
+				{
+					displayName: 'Block Resources',
+					name: 'blockResources',
+					type: 'boolean',
+					default: true,
+					description: 'Whether the renderer skips images, fonts and other heavy resources',
+				},
+				{
+					displayName: 'HTML',
+					name: 'html',
+					type: 'boolean',
+					default: true,
+					description: 'Whether to return the rendered HTML. When off, html is an empty string. Not added: on.',
+				},
+				{
+					displayName: 'Markdown',
+					name: 'markdown',
+					type: 'boolean',
+					default: true,
+					description: 'Whether to return the page converted to Markdown. When off, markdown is an empty string. Not added: the gateway default.',
+				},
+				{
+					displayName: 'Max Retries',
+					name: 'maxRetries',
+					type: 'number',
+					typeOptions: { minValue: 0, maxValue: 10 },
+					default: 2,
+					description: 'Upstream retries, 0 to 10; 0 disables retries. Not added: the gateway default.',
+				},
+				{
+					displayName: 'Proxy Country',
+					name: 'proxyCountry',
+					type: 'string',
+					default: 'us',
+					placeholder: 'us',
+					description: 'Two-letter country code the page is fetched from (also sent upstream as geoCode). Not added: us.',
+				},
+				{
+					displayName: 'Real-Device Routing',
+					name: 'super',
+					type: 'boolean',
+					default: true,
+					description: 'Whether to route the fetch through real devices upstream (the "super" setting)',
+				},
+				{
+					displayName: 'Return Cookie',
+					name: 'returnCookie',
+					type: 'boolean',
+					default: true,
+					description: 'Whether to request the site\'s cookie information where the upstream supports it',
+				},
+				{
+					displayName: 'Screenshot',
+					name: 'screenshot',
+					type: 'boolean',
+					default: true,
+					description: 'Whether to return a JPEG screenshot, output as a binary file. Screenshots enlarge the answer a lot. Not added: the gateway default.',
+				},
+				{
+					displayName: 'Timeout (Seconds)',
+					name: 'timeout',
+					type: 'number',
+					typeOptions: { minValue: 1, maxValue: 300 },
+					default: 60,
+					description: 'Upstream page timeout, 1 to 300 seconds. The node waits this long plus a margin for the answer.',
+				},
+				{
+					displayName: 'Token Cap',
+					name: 'tokenCap',
+					type: 'number',
+					typeOptions: { minValue: 1, maxValue: 10000 },
+					default: 1000,
+					description: 'Upstream plan-token cap for retries, 1 to 10000. Unrelated to the USDC price.',
+				},
+				{
+					displayName: 'Wait for Selector',
+					name: 'waitForSelector',
+					type: 'string',
+					default: '',
+					placeholder: '#content',
+					description: 'CSS selector the renderer waits for before capturing the page, at most 1000 characters',
+				},
+				{
+					displayName: 'Wait Until',
+					name: 'waitUntil',
+					type: 'options',
+					default: 'load',
+					options: [
+						{ name: 'DOM Content Loaded', value: 'domcontentloaded', description: 'The HTML is parsed' },
+						{ name: 'Load', value: 'load', description: 'The page and its resources are loaded' },
+						{ name: 'Network Idle', value: 'networkidle', description: 'No network activity for a moment' },
+					],
+					description: 'When the renderer considers the page ready',
+				},
+				{
+					displayName: 'Warm Start',
+					name: 'warmStart',
+					type: 'boolean',
+					default: true,
+					description: 'Whether to visit the site\'s root before the target page',
+				},
+			],
+		},
+		paymentOptions(),
+	],
+	concurrency: parallelRequests,
+	async execute(itemIndex) {
+		const body = buildFetchRequest(this, itemIndex);
+		const deadline = deadlineMs(this, itemIndex, body.timeout as number | undefined);
+		const session = await getSession(this, itemIndex);
+		const { body: envelope, receipt } = await session.post(itemIndex, FETCH_PATH, body, deadline);
+
+		const answer = (envelope && typeof envelope === 'object' ? envelope : {}) as IDataObject;
+		const data = (answer.data && typeof answer.data === 'object' ? answer.data : undefined) as IDataObject | undefined;
+		if (!data) throw chargedError(this, itemIndex, receipt, 'its answer', 'the answer had no data object');
+		const upstreamError = typeof data.error === 'string' && data.error !== '' ? data.error : null;
+		if (answer.ok === false || upstreamError !== null) {
+			throw chargedError(this, itemIndex, receipt, `fetching ${body.url as string}`, upstreamError ?? 'no error text');
+		}
+
+		const json: IDataObject = {
+			url: body.url,
+			ok: answer.ok === true,
+			service: answer.service ?? null,
+			html: typeof data.html === 'string' ? data.html : '',
+			markdown: typeof data.markdown === 'string' ? data.markdown : '',
+			screenshot: null,
+			runtime: asNumber(data.runtime),
+			tokenUsage: asNumber(data.token_usage),
+			retryCount: asNumber(data.retry_count),
+			upstreamError,
+			payment: receipt,
+		};
+		const item: INodeExecutionData = { json };
+		if (typeof data.screenshot === 'string' && data.screenshot !== '') {
+			const fileName = `${fileSlug(body.url as string, 'page')}.jpg`;
+			const bytes = Buffer.from(data.screenshot, 'base64');
+			const binary = await this.helpers.prepareBinaryData(bytes, fileName, 'image/jpeg');
+			item.binary = { screenshot: binary } as IBinaryKeyData;
+			json.screenshot = { binaryProperty: 'screenshot', fileName, mimeType: 'image/jpeg', bytes: bytes.length };
+		}
+		return [item];
+	},
+};

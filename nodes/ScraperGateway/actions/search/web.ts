@@ -1,0 +1,119 @@
+import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
+
+import type { Operation } from '../../../shared/operation';
+import { asRecords } from '../../../shared/output';
+import { InputValidator } from '../../../shared/validation';
+import { chargedError } from '../page/fetch';
+import { deadlineMs, getSession, parallelRequests, paymentOptions } from '../common';
+
+export const SEARCH_PATH = '/api/service/webSearch';
+const COUNTRY = /^[a-zA-Z]{2}$/;
+const LANGUAGE = /^[a-zA-Z]{2}(-[a-zA-Z]{2})?$/;
+
+/** The result list of a webSearch answer: `data` itself, or the list inside it. */
+function resultList(data: unknown): unknown[] | undefined {
+	if (Array.isArray(data)) return data;
+	if (data && typeof data === 'object') {
+		for (const key of ['results', 'items', 'organic']) {
+			const value = (data as IDataObject)[key];
+			if (Array.isArray(value)) return value;
+		}
+	}
+	return undefined;
+}
+
+export const searchWeb: Operation = {
+	value: 'web',
+	name: 'Web',
+	action: 'Search the web',
+	description: 'Get localized search-engine results for a query; pays 0.01 USDC per search over x402',
+	properties: [
+		{
+			displayName: 'Query',
+			name: 'query',
+			type: 'string',
+			required: true,
+			default: '',
+			placeholder: 'best hiking boots 2025',
+			description: 'What to search for',
+		},
+		{
+			displayName: 'Additional Fields',
+			name: 'additionalFields',
+			type: 'collection',
+			placeholder: 'Add Field',
+			default: {},
+			options: [
+				{
+					displayName: 'Country',
+					name: 'country',
+					type: 'string',
+					default: 'us',
+					placeholder: 'us',
+					description: 'Two-letter country code the results are localized for. Not added: the gateway default.',
+				},
+				{
+					displayName: 'Language',
+					name: 'language',
+					type: 'string',
+					default: 'en',
+					placeholder: 'en',
+					description: 'Language code of the results, e.g. en or pt-BR. Not added: the gateway default.',
+				},
+				{
+					displayName: 'Page',
+					name: 'page',
+					type: 'number',
+					typeOptions: { minValue: 1 },
+					default: 1,
+					description: 'Result page, from 1. Each page is a paid request.',
+				},
+			],
+		},
+		paymentOptions([
+			{
+				displayName: 'One Item per Result',
+				name: 'split',
+				type: 'boolean',
+				default: true,
+				description: 'Whether to output one item per search result (for spreadsheets and CRMs) instead of one item holding the list',
+			},
+		]),
+	],
+	concurrency: parallelRequests,
+	async execute(itemIndex) {
+		const v = new InputValidator(this.getNode(), itemIndex);
+		const body: IDataObject = { query: v.requiredString(this.getNodeParameter('query', itemIndex), 'Query') };
+		const fields = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
+		const country = v.optionalString(fields.country, 'Country');
+		if (country !== undefined) {
+			if (!COUNTRY.test(country)) v.fail('Country', `"${country.slice(0, 20)}" does not match ^[a-zA-Z]{2}$`, 'Enter a two-letter country code such as us, gb or de.');
+			body.country = country;
+		}
+		const language = v.optionalString(fields.language, 'Language');
+		if (language !== undefined) {
+			if (!LANGUAGE.test(language)) v.fail('Language', `"${language.slice(0, 20)}" is not a language code`, 'Enter a language code such as en, de or pt-BR.');
+			body.language = language;
+		}
+		const page = v.optionalInteger(fields.page, 'Page', { min: 1 });
+		if (page !== undefined) body.page = page;
+		const split = (this.getNodeParameter('options', itemIndex, {}) as IDataObject).split === true;
+
+		const session = await getSession(this, itemIndex);
+		const { body: envelope, receipt } = await session.post(itemIndex, SEARCH_PATH, body, deadlineMs(this, itemIndex, undefined));
+		const answer = (envelope && typeof envelope === 'object' ? envelope : {}) as IDataObject;
+		const data = answer.data as unknown;
+		const upstreamError = data && typeof data === 'object' && !Array.isArray(data) && typeof (data as IDataObject).error === 'string'
+			? ((data as IDataObject).error as string)
+			: null;
+		const results = resultList(data);
+		if (answer.ok === false || upstreamError || !results) {
+			throw chargedError(this, itemIndex, receipt, `the search for "${body.query as string}"`, upstreamError ?? (results ? 'no error text' : 'the answer had no result list'));
+		}
+		const records = asRecords(results);
+		if (split) {
+			return records.map((record): INodeExecutionData => ({ json: { query: body.query, ...record, payment: receipt } }));
+		}
+		return [{ json: { query: body.query, country: body.country ?? null, language: body.language ?? null, page: body.page ?? null, resultCount: records.length, results: records, payment: receipt } }];
+	},
+};

@@ -1,0 +1,86 @@
+import { Agent, request } from 'undici';
+
+/** What came back over HTTP. Header names are lower case. */
+export interface HttpAnswer {
+	status: number;
+	headers: Record<string, string>;
+	/** Parsed JSON body, or undefined when the body was empty or not JSON. */
+	json: unknown;
+	text: string;
+}
+
+/** A request that got no complete HTTP answer. */
+export interface HttpFailure {
+	/** Readable cause, e.g. "no answer within 360 s". Never holds request headers. */
+	cause: string;
+	/** True when the request certainly never reached the server (connection refused, host unknown). */
+	neverSent: boolean;
+	timedOut: boolean;
+}
+
+export type HttpOutcome = { ok: true; answer: HttpAnswer } | { ok: false; failure: HttpFailure };
+
+const NEVER_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT', 'ERR_INVALID_URL']);
+const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'ETIMEDOUT', 'ABORT_ERR']);
+
+function describeFailure(error: unknown, deadlineMs: number): HttpFailure {
+	const err = error as { code?: string; name?: string; cause?: { code?: string }; message?: string };
+	const code = err?.code ?? err?.cause?.code ?? (err?.name === 'TimeoutError' || err?.name === 'AbortError' ? 'ABORT_ERR' : undefined);
+	if (code && TIMEOUT_CODES.has(code)) {
+		return { cause: `no complete answer within the ${Math.round(deadlineMs / 1000)} s deadline`, neverSent: false, timedOut: true };
+	}
+	const known: Record<string, string> = {
+		ECONNREFUSED: 'connection refused',
+		ENOTFOUND: 'host not found',
+		EAI_AGAIN: 'host name lookup failed',
+		UND_ERR_CONNECT_TIMEOUT: 'could not connect in time',
+		ECONNRESET: 'connection reset by the gateway',
+		EPIPE: 'connection closed by the gateway',
+		UND_ERR_SOCKET: 'connection closed by the gateway',
+	};
+	const text = code && known[code] ? `${known[code]} (${code})` : (err?.message ?? 'network error').split('\n')[0].slice(0, 200);
+	return { cause: text, neverSent: code !== undefined && NEVER_SENT.has(code), timedOut: false };
+}
+
+const CONNECT_TIMEOUT_MS = 15_000;
+
+/**
+ * POSTs JSON with undici and a hard deadline: an Agent whose header and body timeouts are the deadline, plus
+ * an abort signal for the whole exchange. The gateway sends headers only after the upstream work and the
+ * settlement, so the deadline must cover both. undici's `request` is used directly (its `fetch` rejects the
+ * Node Request objects other wrappers build). Nothing is retried here.
+ */
+export async function postJson(
+	url: string,
+	body: unknown,
+	headers: Record<string, string>,
+	deadlineMs: number,
+): Promise<HttpOutcome> {
+	const agent = new Agent({ headersTimeout: deadlineMs, bodyTimeout: deadlineMs, connectTimeout: Math.min(CONNECT_TIMEOUT_MS, deadlineMs) });
+	try {
+		const response = await request(url, {
+			method: 'POST',
+			dispatcher: agent,
+			headers: { 'content-type': 'application/json', accept: 'application/json', ...headers },
+			body: JSON.stringify(body),
+			signal: AbortSignal.timeout(deadlineMs),
+		});
+		const text = await response.body.text();
+		const flat: Record<string, string> = {};
+		for (const [name, value] of Object.entries(response.headers)) {
+			if (value !== undefined) flat[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
+		}
+		let json: unknown;
+		try {
+			json = text === '' ? undefined : (JSON.parse(text) as unknown);
+		} catch {
+			json = undefined;
+		}
+		return { ok: true, answer: { status: response.statusCode, headers: flat, json, text } };
+	} catch (error) {
+		return { ok: false, failure: describeFailure(error, deadlineMs) };
+	} finally {
+		// Every request gets its own Agent (its timeouts are the deadline): free its sockets now.
+		void agent.destroy().catch(() => undefined);
+	}
+}
