@@ -108,6 +108,9 @@ export interface UpstreamRequest {
 	at: number;
 }
 
+/** Runs after a payment verified and before it settles: tests change chain state in between (front-run, drain). */
+export type BeforeSettleHook = (payment: { service: GatewayService; payer: string; nonce: string }) => Promise<void> | void;
+
 /** Fields of the advertised `accepts` entry a test can override; `extra: undefined` removes `extra`. */
 export type RequirementOverride = Partial<PaymentRequirements>;
 
@@ -220,6 +223,7 @@ export class GatewaySimulator {
 	private readonly facilitator: x402Facilitator;
 	private readonly maxTimeoutSeconds: number;
 	private override?: RequirementOverride;
+	private beforeSettleHook?: BeforeSettleHook;
 	private settleQueue: Promise<unknown> = Promise.resolve();
 	private closed = false;
 
@@ -325,6 +329,14 @@ export class GatewaySimulator {
 		this.override = override ? { ...override } : undefined;
 	}
 
+	/**
+	 * Installs (or with undefined removes) a hook run between a successful verify and the settlement, e.g. to
+	 * settle the same authorization first so this settlement fails on chain (the settle-failure path).
+	 */
+	setBeforeSettleHook(hook?: BeforeSettleHook): void {
+		this.beforeSettleHook = hook;
+	}
+
 	/** USDC balance (atomic) of an address on the local chain. */
 	async balanceOf(address: `0x${string}`): Promise<bigint> {
 		return await this.chain.balanceOf(address);
@@ -362,6 +374,7 @@ export class GatewaySimulator {
 		this.server.log.clear();
 		this.server.faults.clear();
 		this.override = undefined;
+		this.beforeSettleHook = undefined;
 		this.options.upstreamDelayMs = 0;
 		this.options.screenshotBytes = undefined;
 	}
@@ -438,6 +451,7 @@ export class GatewaySimulator {
 			return this.paymentRequiredReply(service, invalidReason);
 		}
 
+		if (this.beforeSettleHook) await this.beforeSettleHook({ service, ...who });
 		const settled = await this.settle(payload, requirement);
 		const receipt: SettleResponse = { ...settled, amount: settled.amount ?? requirement.amount };
 		const receiptHeader = { 'PAYMENT-RESPONSE': encodePaymentResponseHeader(receipt) };

@@ -150,8 +150,25 @@ export function renderMarkdown(page: PageDocument): string {
 	].join('\n');
 }
 
-/** A browser-like screenshot of the page: toolbar, accent header, text lines as grey bars, links in blue. */
+const screenshotCache = new Map<string, Buffer>();
+const SCREENSHOT_CACHE_SIZE = 32;
+
+/**
+ * A browser-like screenshot of the page: toolbar, accent header, text lines as grey bars, links in blue.
+ * Deterministic, so the natural-size JPEG of recent pages is cached (encoding is the costly part).
+ */
 export function renderScreenshot(page: PageDocument, targetBytes?: number): Buffer {
+	const key = `${page.url}|${page.servedFrom}`;
+	let jpeg = screenshotCache.get(key);
+	if (!jpeg) {
+		jpeg = drawScreenshot(page);
+		if (screenshotCache.size >= SCREENSHOT_CACHE_SIZE) screenshotCache.delete(screenshotCache.keys().next().value as string);
+		screenshotCache.set(key, jpeg);
+	}
+	return targetBytes !== undefined ? padJpegToBytes(jpeg, targetBytes) : jpeg;
+}
+
+function drawScreenshot(page: PageDocument): Buffer {
 	const width = SCREENSHOT_WIDTH;
 	const height = SCREENSHOT_HEIGHT;
 	const pixels = new Uint8Array(width * height * 3).fill(255);
@@ -192,8 +209,7 @@ export function renderScreenshot(page: PageDocument, targetBytes?: number): Buff
 		y += 9;
 	}
 	fill(0, height - 14, width, 14, [240, 240, 242]); // footer
-	const jpeg = encodeJpeg({ width, height, pixels }, 80);
-	return targetBytes !== undefined ? padJpegToBytes(jpeg, targetBytes) : jpeg;
+	return encodeJpeg({ width, height, pixels }, 80);
 }
 
 export interface SimulateFetchOptions {
