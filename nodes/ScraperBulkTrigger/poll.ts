@@ -209,8 +209,10 @@ export async function collectCompletedJobs(
 	if (state.cursor !== undefined) startAt = state.overlapPending ? state.cursor - OVERLAP_MS : state.cursor + 1;
 	if (state.floor !== undefined) startAt = Math.max(startAt ?? -Infinity, state.floor + 1);
 
+	// Each (id, updatedAt) once: ties at a page boundary are read twice. A job that completes while the poll pages
+	// through comes back later with a new updatedAt, and that later sighting is the one that counts.
 	const processed = new Set<string>();
-	const candidates: Array<{ record: IDataObject; stamp: number }> = [];
+	const candidates = new Map<string, { record: IDataObject; stamp: number }>();
 	let newest = state.cursor;
 	let pageStart = startAt;
 	let page = 1;
@@ -233,14 +235,14 @@ export async function collectCompletedJobs(
 			lastStamp = stamp;
 			newest = Math.max(newest ?? stamp, stamp);
 			const id = String(record.id ?? '');
-			// Ties at a page boundary are read twice: handle each record once per poll.
-			if (id === '' || processed.has(id)) continue;
-			processed.add(id);
+			if (id === '' || processed.has(`${id}@${stamp}`)) continue;
+			processed.add(`${id}@${stamp}`);
 			if (!isBulkRecord(record)) continue;
 			if (state.floor !== undefined && stamp <= state.floor) continue;
 			if (state.seen[id] !== undefined) continue;
 			if (params.scraperId !== undefined && record.scraperId !== params.scraperId) continue;
-			candidates.push({ record, stamp });
+			candidates.delete(id);
+			candidates.set(id, { record, stamp });
 		}
 
 		const total = response.meta?.total;
@@ -261,7 +263,7 @@ export async function collectCompletedJobs(
 
 	const seen = { ...state.seen };
 	const jobs: BulkJob[] = [];
-	for (const { record, stamp } of candidates) {
+	for (const { record, stamp } of candidates.values()) {
 		const job = await completedJob(ctx, record);
 		if (!job) continue;
 		seen[String(record.id)] = stamp;

@@ -1,0 +1,237 @@
+import { PollContext } from 'n8n-core';
+import { ICredentialsHelper, NodeHelpers, Workflow } from 'n8n-workflow';
+import type {
+	IAllExecuteFunctions,
+	ICredentialDataDecryptedObject,
+	ICredentials,
+	ICredentialType,
+	IDataObject,
+	IHttpRequestOptions,
+	INode,
+	INodeExecutionData,
+	INodeProperties,
+	INodeType,
+	INodeTypes,
+	IRequestOptionsSimplified,
+	IVersionedNodeType,
+	IWorkflowExecuteAdditionalData,
+	WorkflowActivateMode,
+	WorkflowExecuteMode,
+} from 'n8n-workflow';
+
+import { loadPackage, PACKAGE_NAME } from '../harness';
+
+export const TRIGGER_TYPE = `${PACKAGE_NAME}.scraperBulkTrigger`;
+const NODE_NAME = 'Scraper Bulk Trigger';
+
+class NodeTypes implements INodeTypes {
+	constructor(private readonly types: Map<string, INodeType>) {}
+
+	getByName(nodeType: string): INodeType | IVersionedNodeType {
+		const type = this.types.get(nodeType);
+		if (!type) throw new Error(`Unknown node type ${nodeType}`);
+		return type;
+	}
+
+	getByNameAndVersion(nodeType: string, version?: number): INodeType {
+		return NodeHelpers.getVersionedNodeType(this.getByName(nodeType), version);
+	}
+
+	getKnownTypes() {
+		return {};
+	}
+}
+
+/** Applies the credential's generic `authenticate` (headers resolved with `$credentials`), as n8n's helper does. */
+class CredentialsHelper extends ICredentialsHelper {
+	constructor(
+		private readonly types: Map<string, ICredentialType>,
+		private readonly data: Record<string, ICredentialDataDecryptedObject>,
+	) {
+		super();
+	}
+
+	getParentTypes(): string[] {
+		return [];
+	}
+
+	async authenticate(
+		credentials: ICredentialDataDecryptedObject,
+		typeName: string,
+		requestOptions: IHttpRequestOptions | IRequestOptionsSimplified,
+		workflow: Workflow,
+		node: INode,
+	): Promise<IHttpRequestOptions> {
+		const options = requestOptions as IHttpRequestOptions;
+		const authenticate = this.types.get(typeName)?.authenticate;
+		if (!authenticate) return options;
+		if (typeof authenticate === 'function') return await authenticate(credentials, options);
+		const headers = (authenticate.properties.headers ?? {}) as IDataObject;
+		options.headers ??= {};
+		for (const [name, value] of Object.entries(headers)) {
+			options.headers[name] =
+				typeof value === 'string' && value.startsWith('=')
+					? workflow.expression.getSimpleParameterValue(node, value, 'internal', { $credentials: credentials }, undefined, '')
+					: value;
+		}
+		return options;
+	}
+
+	async preAuthentication(): Promise<ICredentialDataDecryptedObject | undefined> {
+		return undefined;
+	}
+
+	async getCredentials(): Promise<ICredentials> {
+		throw new Error('getCredentials is not used by nodes');
+	}
+
+	async getDecrypted(
+		_additionalData: IWorkflowExecuteAdditionalData,
+		_nodeCredentials: unknown,
+		type: string,
+	): Promise<ICredentialDataDecryptedObject> {
+		const data = this.data[type];
+		if (!data) throw new Error(`No test credentials of type ${type}`);
+		return { ...data };
+	}
+
+	async updateCredentials(): Promise<void> {}
+
+	async updateCredentialsOauthTokenData(): Promise<void> {}
+
+	getCredentialsProperties(type: string): INodeProperties[] {
+		return this.types.get(type)?.properties ?? [];
+	}
+}
+
+export interface TriggerOptions {
+	baseUrl: string;
+	apiToken: string;
+	/** Node parameters as the user sets them; n8n's own NodeHelpers fills in the defaults. */
+	parameters?: INode['parameters'];
+	/**
+	 * Where the workflow's static data is "saved" between instances (n8n's database). Pass the same object to a
+	 * new `TriggerInstance` to simulate a restart.
+	 */
+	database?: TriggerDatabase;
+}
+
+/** The saved copy of the workflow's static data, as JSON, the way n8n stores it. */
+export interface TriggerDatabase {
+	staticData?: string;
+	saves: number;
+}
+
+/**
+ * One activated trigger: n8n-core's real PollContext over a Workflow whose static data lives in memory between
+ * polls and is saved to `database` the way n8n's active workflow manager does it: after the activation poll and
+ * whenever a poll emits. A new instance over the same database is a restart of n8n.
+ */
+export class TriggerInstance {
+	readonly workflow: Workflow;
+	readonly node: INode;
+	readonly database: TriggerDatabase;
+	private readonly additionalData: IWorkflowExecuteAdditionalData;
+	private readonly nodeType: INodeType;
+	private activated = false;
+
+	constructor(options: TriggerOptions) {
+		const { nodes, credentials } = loadPackage();
+		const type = nodes.get(TRIGGER_TYPE);
+		if (!type) throw new Error(`${TRIGGER_TYPE} is not in the package`);
+		this.nodeType = NodeHelpers.getVersionedNodeType(type);
+		this.database = options.database ?? { saves: 0 };
+		const node: INode = {
+			id: 'bulk-trigger',
+			name: NODE_NAME,
+			type: TRIGGER_TYPE,
+			typeVersion: 1,
+			position: [0, 0],
+			parameters: {},
+			credentials: { scraperPlatformApi: { id: 'cred-1', name: 'Scraper Platform test' } },
+		};
+		// The editor saves `pollTimes` (added by n8n's loader to every polling node) with the other parameters.
+		node.parameters = {
+			...(NodeHelpers.getNodeParameters(this.nodeType.description.properties, options.parameters ?? {}, true, false, node, this.nodeType.description) ?? {}),
+			pollTimes: { item: [{ mode: 'everyMinute' }] },
+		};
+		this.node = node;
+		this.workflow = new Workflow({
+			id: 'trigger-workflow',
+			name: 'Trigger workflow',
+			nodes: [node],
+			connections: {},
+			nodeTypes: new NodeTypes(new Map([[TRIGGER_TYPE, type]])),
+			active: true,
+			settings: { timezone: 'UTC', executionOrder: 'v1' },
+			staticData: this.database.staticData ? (JSON.parse(this.database.staticData) as IDataObject) : undefined,
+		});
+		this.additionalData = {
+			credentialsHelper: new CredentialsHelper(credentials, {
+				scraperPlatformApi: { apiToken: options.apiToken, baseUrl: options.baseUrl },
+			}),
+			currentNodeParameters: undefined,
+			executionId: 'trigger-execution',
+			restApiUrl: 'http://localhost:5678/rest',
+			instanceBaseUrl: 'http://localhost:5678/',
+			formWaitingBaseUrl: 'http://localhost:5678/form-waiting',
+			webhookBaseUrl: 'http://localhost:5678/webhook',
+			webhookWaitingBaseUrl: 'http://localhost:5678/webhook-waiting',
+			webhookTestBaseUrl: 'http://localhost:5678/webhook-test',
+			variables: {},
+			userId: 'trigger-user',
+			setExecutionStatus: () => {},
+			sendDataToUI: () => {},
+			logAiEvent: () => {},
+		} as unknown as IWorkflowExecuteAdditionalData;
+	}
+
+	/**
+	 * Called before each HTTP request a poll sends (1 for the first), e.g. to move the simulated clock or add a
+	 * fault between two pages. The request itself still goes through n8n's real helper.
+	 */
+	beforeRequest?: (requestNumber: number, options: IHttpRequestOptions) => void | Promise<void>;
+
+	/** The context n8n hands to `poll()` (a new one per call is fine: n8n keeps state only in static data). */
+	context(mode: WorkflowExecuteMode = 'trigger'): PollContext {
+		// n8n activates with 'activate' when a user turns the workflow on and with 'init' when it starts up again.
+		const activation: WorkflowActivateMode = mode === 'manual' ? 'manual' : this.database.saves > 0 ? 'init' : 'activate';
+		const ctx = new PollContext(this.workflow, this.node, this.additionalData, mode, activation);
+		const send = ctx.helpers.httpRequestWithAuthentication;
+		const hook = () => this.beforeRequest;
+		let count = 0;
+		ctx.helpers.httpRequestWithAuthentication = async function (this: IAllExecuteFunctions, ...args: Parameters<typeof send>) {
+			await hook()?.(++count, args[1]);
+			return await send.apply(this, args);
+		};
+		return ctx;
+	}
+
+	/** The node's static data as it is in memory now (a plain copy). */
+	staticData(): IDataObject {
+		return JSON.parse(JSON.stringify(this.workflow.getStaticData('node', this.node))) as IDataObject;
+	}
+
+	/**
+	 * One active poll, as n8n's ActiveWorkflows runs it: errors propagate (n8n logs them and runs the error
+	 * workflow), emitted items save the static data.
+	 */
+	async poll(): Promise<INodeExecutionData[]> {
+		const firstPoll = !this.activated;
+		const result = await this.nodeType.poll!.call(this.context('trigger'));
+		this.activated = true;
+		if (result !== null || firstPoll) this.save();
+		return result?.[0] ?? [];
+	}
+
+	/** The editor's "Fetch Test Event". */
+	async fetchTestEvent(): Promise<INodeExecutionData[]> {
+		const result = await this.nodeType.poll!.call(this.context('manual'));
+		return result?.[0] ?? [];
+	}
+
+	private save(): void {
+		this.database.staticData = JSON.stringify(this.workflow.staticData);
+		this.database.saves++;
+	}
+}
