@@ -199,7 +199,11 @@ describe('Scraper Bulk Trigger: each completed job exactly once', () => {
 			const real = await callPlatform<IDataObject[]>(sim.url, 'GET', '/api/v1/results', {
 				query: { ...(options.qs as Record<string, string>), testProbe: '1' },
 			});
-			const stripped = real.body.data.map(({ data: _data, ...rest }) => rest);
+			const stripped = real.body.data.map((listed) => {
+				const copy = { ...listed };
+				delete copy.data;
+				return copy;
+			});
 			expect(stripped).toHaveLength(4);
 			sim.server.faults.add({ kind: 'status', status: 200, routes: [LIST], times: 1, body: { ...real.body, data: stripped } });
 		};
