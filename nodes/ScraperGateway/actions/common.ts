@@ -1,4 +1,4 @@
-import { NodeOperationError } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type {
 	ICredentialsDecrypted,
 	ICredentialTestFunctions,
@@ -6,12 +6,14 @@ import type {
 	IExecuteFunctions,
 	INodeCredentialTestResult,
 	INodeProperties,
+	JsonObject,
 } from 'n8n-workflow';
 
 import { toAtomic } from '../../shared/x402/money';
 import { GatewaySession } from '../../shared/x402/session';
 import { describeWallet, readWallet } from '../../shared/x402/wallet';
 import type { Wallet } from '../../shared/x402/wallet';
+import type { GatewayResult } from '../../shared/x402/session';
 
 export const CREDENTIAL_TYPE = 'x402WalletApi';
 export const CREDENTIAL_NAME = 'x402 Wallet';
@@ -139,4 +141,30 @@ export async function testWalletCredential(
 		return { status: 'Error', message: `Invalid "${result.problem.field}": ${result.problem.message}. ${result.problem.fix}` };
 	}
 	return { status: 'OK', message: describeWallet(result.wallet as Wallet) };
+}
+
+/**
+ * A paid call whose work failed after the gateway took the payment (settled before the upstream work, never
+ * refunded): the error says it was charged and names the transaction. Without a settlement receipt the charge
+ * is unknown, and the error gives the payer and nonce to check it.
+ */
+export function chargedError(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	result: Pick<GatewayResult, 'receipt' | 'nonce'>,
+	what: string,
+	upstreamError: string,
+): NodeApiError {
+	const { receipt, nonce } = result;
+	let charged: string;
+	if (receipt?.transaction) charged = `charged ${receipt.amount} USDC (transaction ${receipt.transaction}, payer ${receipt.payer})`;
+	else if (receipt) charged = `may have charged ${receipt.amount} USDC (it sent no settlement receipt; payer ${receipt.payer}, nonce ${nonce ?? 'unknown'})`;
+	else charged = 'answered';
+	return new NodeApiError(ctx.getNode(), { upstreamError, ...(receipt ?? {}) } as JsonObject, {
+		message: `The gateway ${charged} but ${what} failed: ${upstreamError}`,
+		description: receipt
+			? 'The gateway takes the payment before the upstream work and does not refund it when that work fails. Check the input (is the page public and up?) or try later; running the item again pays again.'
+			: 'Check the input and try again later.',
+		itemIndex,
+	});
 }

@@ -28,6 +28,8 @@ export interface GatewayResult {
 	receipt: Receipt | null;
 	/** The settlement as the gateway reported it (undefined for an unpaid answer or a missing header). */
 	settlement?: Settlement;
+	/** Nonce of the signed authorization, for a paid call. */
+	nonce?: string;
 }
 
 export interface SessionOptions {
@@ -225,7 +227,7 @@ export class GatewaySession {
 
 		if (answer.status >= 200 && answer.status < 300) {
 			this.ledger.commit(amount);
-			return { body: answer.json, receipt: toReceipt(signed, settlement), settlement };
+			return { body: answer.json, receipt: toReceipt(signed, settlement), settlement, nonce: signed.nonce };
 		}
 		if (answer.status === 402) {
 			// A 402 means the payment was not accepted or not settled: nothing was charged.

@@ -1,12 +1,10 @@
-import { NodeApiError } from 'n8n-workflow';
-import type { IBinaryKeyData, IDataObject, IExecuteFunctions, INodeExecutionData, JsonObject } from 'n8n-workflow';
+import type { IBinaryKeyData, IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import type { Operation } from '../../../shared/operation';
 import { fileSlug } from '../../../shared/output';
 import { InputValidator } from '../../../shared/validation';
 import { checkPublicPageUrl } from '../../../shared/x402/hosts';
-import type { Receipt } from '../../../shared/x402/receipt';
-import { deadlineMs, getSession, parallelRequests, paymentOptions } from '../common';
+import { chargedError, deadlineMs, getSession, parallelRequests, paymentOptions } from '../common';
 
 export const FETCH_PATH = '/api/service/scraperAPI';
 export const WAIT_UNTIL = ['domcontentloaded', 'load', 'networkidle'] as const;
@@ -55,18 +53,6 @@ export function buildFetchRequest(ctx: IExecuteFunctions, itemIndex: number): ID
 	}
 	if (fields.waitUntil !== undefined && fields.waitUntil !== '') body.waitUntil = v.oneOf(fields.waitUntil, 'Wait Until', WAIT_UNTIL);
 	return body;
-}
-
-/** The charge for a call whose upstream work failed after settlement: not refunded, so the error says so. */
-export function chargedError(ctx: IExecuteFunctions, itemIndex: number, receipt: Receipt | null, what: string, upstreamError: string): NodeApiError {
-	const charged = receipt
-		? `charged ${receipt.amount} USDC (transaction ${receipt.transaction ?? 'not reported'}, payer ${receipt.payer})`
-		: 'answered';
-	return new NodeApiError(ctx.getNode(), { upstreamError, ...(receipt ?? {}) } as JsonObject, {
-		message: `The gateway ${charged} but ${what} failed upstream: ${upstreamError}`,
-		description: 'The gateway settles the payment before the upstream work and does not refund it when that work fails. Check the URL (is the page public and up?) or try later; running the item again pays again.',
-		itemIndex,
-	});
 }
 
 const asNumber = (value: unknown): number | null => (typeof value === 'number' && Number.isFinite(value) ? value : null);
@@ -203,14 +189,15 @@ export const pageFetch: Operation = {
 		const body = buildFetchRequest(this, itemIndex);
 		const deadline = deadlineMs(this, itemIndex, body.timeout as number | undefined);
 		const session = await getSession(this, itemIndex);
-		const { body: envelope, receipt } = await session.post(itemIndex, FETCH_PATH, body, deadline);
+		const result = await session.post(itemIndex, FETCH_PATH, body, deadline);
+		const { body: envelope, receipt } = result;
 
 		const answer = (envelope && typeof envelope === 'object' ? envelope : {}) as IDataObject;
 		const data = (answer.data && typeof answer.data === 'object' ? answer.data : undefined) as IDataObject | undefined;
-		if (!data) throw chargedError(this, itemIndex, receipt, 'its answer', 'the answer had no data object');
+		if (!data) throw chargedError(this, itemIndex, result, 'reading its answer', 'the answer had no data object');
 		const upstreamError = typeof data.error === 'string' && data.error !== '' ? data.error : null;
 		if (answer.ok === false || upstreamError !== null) {
-			throw chargedError(this, itemIndex, receipt, `fetching ${body.url as string}`, upstreamError ?? 'no error text');
+			throw chargedError(this, itemIndex, result, `fetching ${body.url as string} upstream`, upstreamError ?? 'no error text');
 		}
 
 		const json: IDataObject = {

@@ -3,8 +3,7 @@ import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 import type { Operation } from '../../../shared/operation';
 import { asRecords } from '../../../shared/output';
 import { InputValidator } from '../../../shared/validation';
-import { chargedError } from '../page/fetch';
-import { deadlineMs, getSession, parallelRequests, paymentOptions } from '../common';
+import { chargedError, deadlineMs, getSession, parallelRequests, paymentOptions } from '../common';
 
 export const SEARCH_PATH = '/api/service/webSearch';
 const COUNTRY = /^[a-zA-Z]{2}$/;
@@ -100,7 +99,8 @@ export const searchWeb: Operation = {
 		const split = (this.getNodeParameter('options', itemIndex, {}) as IDataObject).split === true;
 
 		const session = await getSession(this, itemIndex);
-		const { body: envelope, receipt } = await session.post(itemIndex, SEARCH_PATH, body, deadlineMs(this, itemIndex, undefined));
+		const result = await session.post(itemIndex, SEARCH_PATH, body, deadlineMs(this, itemIndex, undefined));
+		const { body: envelope, receipt } = result;
 		const answer = (envelope && typeof envelope === 'object' ? envelope : {}) as IDataObject;
 		const data = answer.data as unknown;
 		const upstreamError = data && typeof data === 'object' && !Array.isArray(data) && typeof (data as IDataObject).error === 'string'
@@ -108,12 +108,21 @@ export const searchWeb: Operation = {
 			: null;
 		const results = resultList(data);
 		if (answer.ok === false || upstreamError || !results) {
-			throw chargedError(this, itemIndex, receipt, `the search for "${body.query as string}"`, upstreamError ?? (results ? 'no error text' : 'the answer had no result list'));
+			throw chargedError(this, itemIndex, result, `the search for "${body.query as string}" upstream`, upstreamError ?? (results ? 'no error text' : 'the answer had no result list'));
 		}
 		const records = asRecords(results);
+		// What the gateway searched for, defaults applied (falls back to what was sent).
+		const echo = (data && typeof data === 'object' && !Array.isArray(data) ? data : {}) as IDataObject;
+		const context: IDataObject = {
+			query: echo.query ?? body.query,
+			country: echo.country ?? body.country ?? null,
+			language: echo.language ?? body.language ?? null,
+			page: echo.page ?? body.page ?? null,
+		};
 		if (split) {
-			return records.map((record): INodeExecutionData => ({ json: { query: body.query, ...record, payment: receipt } }));
+			return records.map((record): INodeExecutionData => ({ json: { ...context, ...record, payment: receipt } }));
 		}
-		return [{ json: { query: body.query, country: body.country ?? null, language: body.language ?? null, page: body.page ?? null, resultCount: records.length, results: records, payment: receipt } }];
+		const totalResults = typeof echo.totalResults === 'number' ? echo.totalResults : null;
+		return [{ json: { ...context, totalResults, resultCount: records.length, results: records, payment: receipt } }];
 	},
 };

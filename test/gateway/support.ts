@@ -1,0 +1,103 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- test code in plain Node: it captures process.stdout/stderr to prove the private key never reaches a log line */
+import type { ICredentialDataDecryptedObject, INodeExecutionData } from 'n8n-workflow';
+
+import { allText } from '../harness';
+import type { RunResult } from '../harness';
+import type { DevWallet, GatewaySimulator } from '../simulator/gateway';
+
+export const FETCH_ROUTE = 'POST /api/service/scraperAPI';
+export const SEARCH_ROUTE = 'POST /api/service/webSearch';
+export const PRICE = 10_000n;
+
+/** x402 Wallet credential data for a simulator wallet on the local chain. */
+export function walletCredential(
+	sim: GatewaySimulator,
+	wallet: Pick<DevWallet, 'privateKey'>,
+	overrides: ICredentialDataDecryptedObject = {},
+): Record<string, ICredentialDataDecryptedObject> {
+	return {
+		x402WalletApi: {
+			privateKey: wallet.privateKey,
+			baseUrl: sim.url,
+			network: 'custom',
+			customNetwork: sim.network,
+			usdcAddress: sim.tokenAddress,
+			maxPricePerRequest: 0.01,
+			payTo: '',
+			...overrides,
+		},
+	};
+}
+
+/** Requests the gateway received since `from` (an index into the log). */
+export function requestsSince(sim: GatewaySimulator, from: number) {
+	return sim.server.log.entries.slice(from);
+}
+
+export function signedRequests(sim: GatewaySimulator, from: number) {
+	return requestsSince(sim, from).filter((entry) => typeof entry.headers['payment-signature'] === 'string');
+}
+
+/** Balances of the payer and the payee, to compare before and after a run. */
+export async function balances(sim: GatewaySimulator, payer: `0x${string}`, payee: `0x${string}` = sim.payTo) {
+	return { payer: await sim.balanceOf(payer), payee: await sim.balanceOf(payee) };
+}
+
+/** Every way a private key could be written: with and without 0x, any case. */
+export function keySpellings(privateKey: string): string[] {
+	const bare = privateKey.replace(/^0x/i, '');
+	return [bare.toLowerCase(), bare.toUpperCase()];
+}
+
+/** Whether `text` contains the key in any spelling (case-insensitive search for the 64 hex digits). */
+export function containsKey(text: string, privateKey: string): boolean {
+	const lower = text.toLowerCase();
+	return keySpellings(privateKey).some((spelling) => lower.includes(spelling.toLowerCase()));
+}
+
+/**
+ * Captures everything written to stdout, stderr and the console while a test file runs, so the suite can prove
+ * no log line carries a private key. `stop()` restores the originals and returns the text.
+ */
+export function captureOutput(): { stop: () => string; text: () => string } {
+	const chunks: string[] = [];
+	const record = (args: unknown[]) => chunks.push(args.map((a) => (typeof a === 'string' ? a : allText(a))).join(' '));
+	const stdoutWrite = process.stdout.write.bind(process.stdout);
+	const stderrWrite = process.stderr.write.bind(process.stderr);
+	process.stdout.write = ((chunk: unknown, ...rest: unknown[]) => {
+		chunks.push(String(chunk));
+		return (stdoutWrite as (...args: unknown[]) => boolean)(chunk, ...rest);
+	}) as typeof process.stdout.write;
+	process.stderr.write = ((chunk: unknown, ...rest: unknown[]) => {
+		chunks.push(String(chunk));
+		return (stderrWrite as (...args: unknown[]) => boolean)(chunk, ...rest);
+	}) as typeof process.stderr.write;
+	const methods = ['log', 'info', 'warn', 'error', 'debug'] as const;
+	const originals = methods.map((m) => console[m]);
+	for (const m of methods) {
+		const original = console[m];
+		console[m] = (...args: unknown[]) => {
+			record(args);
+			original.apply(console, args);
+		};
+	}
+	return {
+		text: () => chunks.join('\n'),
+		stop: () => {
+			process.stdout.write = stdoutWrite;
+			process.stderr.write = stderrWrite;
+			methods.forEach((m, i) => (console[m] = originals[i]));
+			return chunks.join('\n');
+		},
+	};
+}
+
+/** Everything a run produced that a user or a log could see: items, binary metadata, error with its context. */
+export function runText(result: RunResult): string {
+	return allText({ items: result.items, error: result.error, run: result.run.data.resultData });
+}
+
+/** Output items' JSON, in order. */
+export function jsonOf(items: INodeExecutionData[]) {
+	return items.map((item) => item.json);
+}
