@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals -- test code in plain Node: it captures process.stdout/stderr to prove the private key never reaches a log line */
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, no-console -- test code in plain Node: it wraps process.stdout/stderr and the console to prove the private key never reaches a log line */
 import type { ICredentialDataDecryptedObject, INodeExecutionData } from 'n8n-workflow';
 
 import { allText } from '../harness';
