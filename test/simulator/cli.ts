@@ -1,0 +1,43 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- the standalone simulator is a plain Node program: it reads argv, prints, and exits on signals */
+import { DEFAULT_PORTS, describeSimulator, startSimulator, type SimulatorPorts } from './index';
+
+/**
+ * `npm run simulator [-- --free-ports | --ports=4010,4020,4030 | --json]`
+ * Starts every section of the interface standalone on loopback and runs until Ctrl-C (or SIGTERM), which
+ * closes every section and the local chain. With --json the ready line is one JSON object (for the demo script).
+ */
+function parsePorts(argv: string[]): SimulatorPorts {
+	if (argv.includes('--free-ports')) return { platform: 0, marketplace: 0, gateway: 0 };
+	const flag = argv.find((a) => a.startsWith('--ports='));
+	if (!flag) return { ...DEFAULT_PORTS };
+	const [platform, marketplace, gateway] = flag.slice('--ports='.length).split(',').map(Number);
+	for (const port of [platform, marketplace, gateway]) {
+		if (!Number.isInteger(port) || port < 0 || port > 65535) {
+			throw new Error(`--ports takes three port numbers: platform,marketplace,gateway (got "${flag}")`);
+		}
+	}
+	return { platform, marketplace, gateway };
+}
+
+async function main(): Promise<void> {
+	const argv = process.argv.slice(2);
+	const sim = await startSimulator({ ports: parsePorts(argv) });
+	let stopping = false;
+	const stop = (signal: string) => {
+		if (stopping) return;
+		stopping = true;
+		process.stdout.write(`Simulator: ${signal}, stopping\n`);
+		void sim.close().then(() => process.exit(0));
+	};
+	for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => stop(signal));
+	if (argv.includes('--json')) {
+		process.stdout.write(`SIMULATOR_READY ${JSON.stringify(sim.info)}\n`);
+	} else {
+		process.stdout.write(`Simulator running (Ctrl-C stops it)\n${describeSimulator(sim.info)}\n`);
+	}
+}
+
+main().catch((error: unknown) => {
+	process.stderr.write(`Simulator failed to start: ${(error as Error).stack ?? String(error)}\n`);
+	process.exit(1);
+});

@@ -1,0 +1,131 @@
+import { SimClock } from './core/clock';
+import { GatewaySimulator, PRICE_ATOMIC, type GatewaySimulatorOptions } from './gateway';
+import { MARKETPLACE_DEMO_TOKEN, MarketplaceSimulator, type MarketplaceSimulatorOptions } from './marketplace';
+import { DEMO_AI_SCRAPER_IDS, DEMO_MANUAL_SCRAPER_IDS, PLATFORM_DEMO_TOKEN, PlatformSimulator, type PlatformSimulatorOptions } from './platform';
+
+export { SimClock } from './core/clock';
+export { GatewaySimulator, PRICE_ATOMIC } from './gateway';
+export { MarketplaceSimulator, MARKETPLACE_DEMO_TOKEN } from './marketplace';
+export { PlatformSimulator, PLATFORM_DEMO_TOKEN, DEMO_AI_SCRAPER_IDS, DEMO_MANUAL_SCRAPER_IDS } from './platform';
+
+/** Ports the standalone simulator (`npm run simulator`, the demo) uses unless told otherwise. */
+export const DEFAULT_PORTS = { platform: 4010, marketplace: 4020, gateway: 4030 } as const;
+
+export interface SimulatorPorts {
+	platform: number;
+	marketplace: number;
+	gateway: number;
+}
+
+export interface StartSimulatorOptions {
+	/** Port per section; 0 picks a free one. Default: all free (0). */
+	ports?: Partial<SimulatorPorts>;
+	/** One simulated clock shared by every section; a new one when omitted. */
+	clock?: SimClock;
+	platform?: Omit<PlatformSimulatorOptions, 'clock'>;
+	marketplace?: Omit<MarketplaceSimulatorOptions, 'clock'>;
+	gateway?: Omit<GatewaySimulatorOptions, 'clock' | 'port'>;
+}
+
+/** What a client needs to reach the simulator: base URLs, the demo account's tokens and the demo wallet. */
+export interface SimulatorInfo {
+	platformUrl: string;
+	marketplaceUrl: string;
+	gatewayUrl: string;
+	platformToken: string;
+	marketplaceToken: string;
+	/** Scraper ids the demo account owns, for reruns and bulk jobs. */
+	demoAiScraperIds: Readonly<Record<string, string>>;
+	demoManualScraperIds: readonly string[];
+	/** The gateway's local chain: CAIP-2 network, RPC, the USDC-like token, the payee and a funded wallet. */
+	chain: {
+		network: string;
+		chainId: number;
+		rpcUrl: string;
+		tokenAddress: string;
+		payTo: string;
+		/** Price of one gateway request in USDC, as the credential's Max Price field takes it. */
+		priceUsdc: number;
+		demoWallet: { address: string; privateKey: string };
+	};
+}
+
+export interface RunningSimulator {
+	clock: SimClock;
+	platform: PlatformSimulator;
+	marketplace: MarketplaceSimulator;
+	gateway: GatewaySimulator;
+	info: SimulatorInfo;
+	/** Stops every section and the chain; safe to call twice. */
+	close(): Promise<void>;
+}
+
+/**
+ * Starts every section of the interface on loopback, sharing one simulated clock, plus the gateway's local
+ * anvil chain. Used by the standalone simulator (`npm run simulator`), the demo and the end-to-end tests.
+ */
+export async function startSimulator(options: StartSimulatorOptions = {}): Promise<RunningSimulator> {
+	const clock = options.clock ?? new SimClock();
+	const ports = { platform: 0, marketplace: 0, gateway: 0, ...options.ports };
+	const platform = new PlatformSimulator({ ...options.platform, clock });
+	const marketplace = new MarketplaceSimulator({ ...options.marketplace, clock });
+	const started: Array<{ close(): Promise<void> }> = [];
+	let closed = false;
+	const close = async (): Promise<void> => {
+		if (closed) return;
+		closed = true;
+		await Promise.allSettled(started.reverse().map((s) => s.close()));
+	};
+	let gateway: GatewaySimulator;
+	try {
+		await platform.listen(ports.platform);
+		started.push(platform);
+		await marketplace.listen(ports.marketplace);
+		started.push(marketplace);
+		gateway = await GatewaySimulator.start({ ...options.gateway, clock, port: ports.gateway });
+		started.push(gateway);
+	} catch (error) {
+		await close();
+		// eslint-disable-next-line @n8n/community-nodes/require-node-api-error -- simulator start-up in plain Node, not a node: the caller sees the listen error as is
+		throw error;
+	}
+	return {
+		clock,
+		platform,
+		marketplace,
+		gateway,
+		info: {
+			platformUrl: platform.url,
+			marketplaceUrl: marketplace.url,
+			gatewayUrl: gateway.url,
+			platformToken: PLATFORM_DEMO_TOKEN,
+			marketplaceToken: MARKETPLACE_DEMO_TOKEN,
+			demoAiScraperIds: DEMO_AI_SCRAPER_IDS,
+			demoManualScraperIds: DEMO_MANUAL_SCRAPER_IDS,
+			chain: {
+				network: gateway.network,
+				chainId: gateway.chainId,
+				rpcUrl: gateway.rpcUrl,
+				tokenAddress: gateway.tokenAddress,
+				payTo: gateway.payTo,
+				priceUsdc: Number(PRICE_ATOMIC) / 1e6,
+				demoWallet: { address: gateway.demoWallet.address, privateKey: gateway.demoWallet.privateKey },
+			},
+		},
+		close,
+	};
+}
+
+/** Human-readable summary: URLs, demo tokens and the demo wallet. */
+export function describeSimulator(info: SimulatorInfo): string {
+	const { chain } = info;
+	return [
+		`Platform API     ${info.platformUrl}   token (x-api-token): ${info.platformToken}`,
+		`Marketplace API  ${info.marketplaceUrl}   token (Bearer): ${info.marketplaceToken}`,
+		`x402 gateway     ${info.gatewayUrl}   ${chain.priceUsdc} USDC per request on ${chain.network} (anvil RPC ${chain.rpcUrl})`,
+		`  USDC token ${chain.tokenAddress}, payee ${chain.payTo}`,
+		`  demo wallet ${chain.demoWallet.address} (public anvil development key ${chain.demoWallet.privateKey})`,
+		`Demo AI scrapers: ${Object.entries(info.demoAiScraperIds).map(([agent, id]) => `${agent} ${id}`).join(', ')}`,
+		`Demo manual scrapers (bulk): ${info.demoManualScraperIds.join(', ')}`,
+	].join('\n');
+}
