@@ -21,7 +21,9 @@ export class RateLimiter {
 		return undefined;
 	}
 
-	reset(): void {
-		this.windows.clear();
+	/** Starts a new window for one key, or for every key when none is given. */
+	reset(key?: string): void {
+		if (key === undefined) this.windows.clear();
+		else this.windows.delete(key);
 	}
 }

@@ -287,12 +287,12 @@ export class PlatformSimulator {
 		}
 	}
 
-	/** Sets the account's rate limit (requests per `rateTtl` seconds) and restarts the rate windows. */
+	/** Sets the account's rate limit (requests per `rateTtl` seconds) and restarts its rate window. */
 	setAccountLimits(token: string, limits: { rateLimit?: number; rateTtl?: number }): void {
 		const { user } = this.accounts.require(token);
 		if (limits.rateLimit !== undefined) user.rateLimit = limits.rateLimit;
 		if (limits.rateTtl !== undefined) user.rateTtl = limits.rateTtl;
-		this.limiter.reset();
+		this.limiter.reset(user.accountId);
 	}
 
 	/** A new named token for the owner of `ownerToken`; returns its value. */
