@@ -32,7 +32,7 @@ const walk = (dir) => {
 		if (statSync(file).isDirectory()) {
 			walk(file);
 			if (readdirSync(file).length === 0) rmSync(file, { recursive: true });
-		} else if (/\.(js|d\.ts|js\.map)$/.test(name) && !keep.has(file)) {
+		} else if ((/\.(js|d\.ts|js\.map)$/.test(name) && !keep.has(file)) || name.endsWith(".tsbuildinfo")) {
 			rmSync(file);
 		}
 	}
