@@ -148,6 +148,7 @@ describe('Scraper Bulk Trigger: each completed job exactly once', () => {
 		sim.clock.advance(MINUTE);
 		const overlap = await countRequests(sim, () => trigger.poll());
 		expect(overlap.value).toEqual([]);
+		expect(overlap.total).toBe(2);
 		sim.clock.advance(MINUTE);
 		const idle = await countRequests(sim, () => trigger.poll());
 		expect(idle.value).toEqual([]);
