@@ -3,7 +3,7 @@ import type { ICredentialDataDecryptedObject, INodeExecutionData } from 'n8n-wor
 
 import { allText } from '../harness';
 import type { RunResult } from '../harness';
-import type { DevWallet, GatewaySimulator } from '../simulator/gateway';
+import type { GatewaySimulator } from '../simulator/gateway';
 
 export const FETCH_ROUTE = 'POST /api/service/scraperAPI';
 export const SEARCH_ROUTE = 'POST /api/service/webSearch';
@@ -12,7 +12,7 @@ export const PRICE = 10_000n;
 /** x402 Wallet credential data for a simulator wallet on the local chain. */
 export function walletCredential(
 	sim: GatewaySimulator,
-	wallet: Pick<DevWallet, 'privateKey'>,
+	wallet: { privateKey: string },
 	overrides: ICredentialDataDecryptedObject = {},
 ): Record<string, ICredentialDataDecryptedObject> {
 	return {
