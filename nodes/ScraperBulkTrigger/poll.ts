@@ -36,6 +36,7 @@ const BULK_TYPE = 'Bulk-AI';
  */
 export const TRIGGER_RETRY_POLICY: RetryPolicy = {
 	rateLimitBudgetMs: 10_000,
+	rateLimitRetries: 10,
 	readRetries: 2,
 	baseDelayMs: 500,
 	maxDelayMs: 2_000,

@@ -43,6 +43,8 @@ export interface ApiRequest {
 export interface RetryPolicy {
 	/** Total time the node may spend waiting on 429 answers for one request. */
 	rateLimitBudgetMs: number;
+	/** Most 429 retries for one request, so `Retry-After: 0` forever cannot loop forever. */
+	rateLimitRetries: number;
 	/** Retries of a read after 5xx or a network error. */
 	readRetries: number;
 	baseDelayMs: number;
@@ -51,6 +53,7 @@ export interface RetryPolicy {
 
 export const DEFAULT_RETRY_POLICY: RetryPolicy = {
 	rateLimitBudgetMs: 120_000,
+	rateLimitRetries: 30,
 	readRetries: 3,
 	baseDelayMs: 1_000,
 	maxDelayMs: 30_000,
@@ -64,13 +67,15 @@ interface FullResponse {
 	body: unknown;
 }
 
-// Credentials are decrypted once per execution context, not once per item.
+// Credentials are decrypted once per execution, not once per item.
 const credentialCache = new WeakMap<object, Map<string, Promise<ICredentialDataDecryptedObject>>>();
 
 export async function getCachedCredentials(
 	ctx: RequestContext,
 	credentialType: string,
 ): Promise<ICredentialDataDecryptedObject> {
+	// A poll context lives as long as the workflow stays active: read afresh so a rotated token is used.
+	if (!('getInputData' in ctx)) return await ctx.getCredentials(credentialType);
 	let byType = credentialCache.get(ctx);
 	if (!byType) {
 		byType = new Map();
@@ -203,7 +208,7 @@ export async function apiRequest<T = IDataObject>(
 
 		if (statusCode === 429) {
 			const wait = parseRetryAfter(headers['retry-after']) ?? backoffDelay(rateLimitRetries, policy);
-			if (rateLimitWaited + wait <= policy.rateLimitBudgetMs) {
+			if (rateLimitWaited + wait <= policy.rateLimitBudgetMs && rateLimitRetries < policy.rateLimitRetries) {
 				rateLimitWaited += wait;
 				rateLimitRetries++;
 				await sleep(wait);

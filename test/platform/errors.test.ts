@@ -156,3 +156,13 @@ describe('5xx and network errors', () => {
 		expect(result.error).toBeUndefined();
 	});
 });
+
+describe('429 with Retry-After: 0 forever', () => {
+	it('stops after a bounded number of retries instead of looping', async () => {
+		ctx.sim.server.faults.add({ kind: 'status', status: 429, retryAfterSeconds: 0, routes: [ROUTES.account] });
+		const result = await ctx.run({ resource: 'account', operation: 'get' });
+		expect(result.error?.message).toBe('Scraper Platform rate limit reached: too many requests');
+		expect(result.error?.description).toContain('retried 30 times');
+		expect(ctx.sim.server.log.count(ROUTES.account)).toBe(31);
+	});
+});
