@@ -25,7 +25,9 @@ const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT'
 
 function describeFailure(error: unknown, deadlineMs: number): HttpFailure {
 	const err = error as { code?: string; name?: string; cause?: { code?: string }; message?: string };
-	const code = err?.code ?? err?.cause?.code ?? (err?.name === 'TimeoutError' || err?.name === 'AbortError' ? 'ABORT_ERR' : undefined);
+	// The deadline's abort signal rejects with a DOMException whose `code` is a number: go by its name.
+	const aborted = err?.name === 'TimeoutError' || err?.name === 'AbortError';
+	const code = aborted ? 'ABORT_ERR' : (err?.code ?? err?.cause?.code);
 	if (code && TIMEOUT_CODES.has(code)) {
 		return { cause: `no complete answer within the ${Math.round(deadlineMs / 1000)} s deadline`, neverSent: false, timedOut: true };
 	}
