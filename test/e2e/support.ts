@@ -1,0 +1,37 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- end-to-end test support in plain Node: it reads the environment the e2e runner sets and files n8n wrote */
+import { existsSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+
+import { DEMO_DIR } from '../../scripts/demo/pack';
+import { N8N_STABLE } from '../../scripts/demo/runtime';
+
+/** n8n versions under test: set by `npm run test:e2e` (scripts/demo/e2e.ts), default the stable one. */
+export function versionsUnderTest(): string[] {
+	return (process.env.E2E_N8N_VERSIONS ?? N8N_STABLE)
+		.split(',')
+		.map((v) => v.trim())
+		.filter(Boolean);
+}
+
+/** The packed package: E2E_TARBALL, else the one `npm run test:e2e` / `npm start` packed last. */
+export function tarballUnderTest(): string {
+	const fromEnv = process.env.E2E_TARBALL;
+	if (fromEnv) return fromEnv;
+	const dir = path.join(DEMO_DIR, 'pack');
+	const file = existsSync(dir) ? readdirSync(dir).find((f) => f.endsWith('.tgz')) : undefined;
+	if (!file) throw new Error('No packed package: run `npm run test:e2e` (it builds and packs first).');
+	return path.join(dir, file);
+}
+
+/**
+ * The file behind a binary reference of an execution (`filesystem-v2:<path>`): n8n 2.x keeps binary data of
+ * executions in <n8n folder>/storage (older layouts: binaryData).
+ */
+export function binaryFile(n8nFolder: string, id: string): string {
+	const relative = id.replace(/^filesystem(-v2)?:/, '');
+	for (const base of ['storage', 'binaryData']) {
+		const file = path.join(n8nFolder, base, relative);
+		if (existsSync(file)) return file;
+	}
+	throw new Error(`Binary data ${id} not found under ${n8nFolder}`);
+}
