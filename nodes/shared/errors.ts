@@ -1,6 +1,32 @@
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { INode, JsonObject } from 'n8n-workflow';
 
+/**
+ * n8n's NodeApiError and NodeOperationError replace any message that merely contains a Node error code
+ * (ECONNRESET, ECONNREFUSED, ETIMEDOUT, EPERM, ...) with a generic text; for ECONNRESET that text even invites an
+ * immediate retry, which for a create or a payment is exactly wrong. Our messages are written for the user, so
+ * they are set again after construction, whatever a cause, a URL or an upstream error happens to contain.
+ */
+export function nodeApiError(
+	node: INode,
+	body: JsonObject,
+	options: { message: string; description: string; itemIndex: number; httpCode?: string },
+): NodeApiError {
+	const error = new NodeApiError(node, body, options);
+	error.message = options.message;
+	return error;
+}
+
+export function nodeOperationError(
+	node: INode,
+	message: string,
+	options: { description: string; itemIndex: number },
+): NodeOperationError {
+	const error = new NodeOperationError(node, message, options);
+	error.message = message;
+	return error;
+}
+
 /** What a 404 or 403 refers to, so the message can name the id the user typed. */
 export interface ErrorSubject {
 	/** e.g. "scraper", "bulk job", "result". */
@@ -101,7 +127,7 @@ export function apiError(node: INode, failure: ApiFailure): NodeApiError {
 
 	const errorBody: JsonObject =
 		body && typeof body === 'object' && !Array.isArray(body) ? (body as JsonObject) : { body: String(body ?? '') };
-	return new NodeApiError(node, errorBody, { message, description, httpCode: String(status), itemIndex });
+	return nodeApiError(node, errorBody, { message, description, httpCode: String(status), itemIndex });
 }
 
 /** A request that never got an HTTP answer (refused, reset, timed out, unreadable body). */
@@ -113,14 +139,10 @@ export function networkError(
 	const description = mayHaveStarted
 		? `The request may have reached ${service} and started work before the connection failed, so the node did not retry it (a retry could start a second job). Check the service's results before running again.`
 		: `Check the base URL in the credential and your network${retried ? '; the node already retried' : ''}. Try again in a moment.`;
-	return new NodeApiError(
-		node,
-		{ message: cause },
-		{ message: `Could not reach ${service}: ${cause}`, description, itemIndex },
-	);
+	return nodeApiError(node, { message: cause }, { message: `Could not reach ${service}: ${cause}`, description, itemIndex });
 }
 
 /** An invalid parameter, caught before any request is sent. */
 export function inputError(node: INode, itemIndex: number, message: string, description: string): NodeOperationError {
-	return new NodeOperationError(node, message, { itemIndex, description });
+	return nodeOperationError(node, message, { itemIndex, description });
 }

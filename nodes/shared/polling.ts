@@ -1,4 +1,56 @@
 import { sleep } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+
+import { InputValidator } from './validation';
+
+/**
+ * The Wait for Completion switch with its Max Wait and Poll Interval, for operations that start asynchronous work.
+ * `what` names the work in the descriptions ("job", "run"); `defaultOn` suits work that is useless until done.
+ */
+export function waitParameters(what: string, defaultOn: boolean, doneWhen: string): INodeProperties[] {
+	return [
+		{
+			displayName: 'Wait for Completion',
+			name: 'waitForCompletion',
+			type: 'boolean',
+			default: defaultOn,
+			description: `Whether to wait until ${doneWhen} before continuing`,
+		},
+		{
+			displayName: 'Max Wait (Seconds)',
+			name: 'maxWaitSeconds',
+			type: 'number',
+			typeOptions: { minValue: 1 },
+			default: 600,
+			displayOptions: { show: { waitForCompletion: [true] } },
+			description: `Stop waiting after this long and output the latest state of the ${what} (completed false)`,
+		},
+		{
+			displayName: 'Poll Interval (Seconds)',
+			name: 'pollIntervalSeconds',
+			type: 'number',
+			typeOptions: { minValue: 1 },
+			default: 5,
+			displayOptions: { show: { waitForCompletion: [true] } },
+			description: `How often to check the ${what} at first; the interval grows gently while it runs`,
+		},
+	];
+}
+
+export interface WaitSettings {
+	maxWaitMs: number;
+	pollIntervalMs: number;
+}
+
+/** The wait the user asked for, checked; undefined when Wait for Completion is off. */
+export function readWaitSettings(ctx: IExecuteFunctions, itemIndex: number, defaultOn: boolean): WaitSettings | undefined {
+	if (ctx.getNodeParameter('waitForCompletion', itemIndex, defaultOn) !== true) return undefined;
+	const v = new InputValidator(ctx.getNode(), itemIndex);
+	return {
+		maxWaitMs: v.integer(ctx.getNodeParameter('maxWaitSeconds', itemIndex), 'Max Wait (Seconds)', { min: 1 }) * 1000,
+		pollIntervalMs: v.integer(ctx.getNodeParameter('pollIntervalSeconds', itemIndex), 'Poll Interval (Seconds)', { min: 1 }) * 1000,
+	};
+}
 
 export interface WaitOptions<T> {
 	/** Reads the current state (one request). */

@@ -110,8 +110,10 @@ export function backoffDelay(attempt: number, policy: RetryPolicy): number {
 
 /** A readable cause for a request that got no HTTP answer, without request details (they hold the token). */
 export function describeNetworkCause(error: unknown): { text: string; neverSent: boolean } {
-	const err = error as { code?: string; cause?: { code?: string }; message?: string };
-	const code = err?.code ?? err?.cause?.code;
+	const err = error as { code?: string; cause?: { code?: string }; message?: string; httpCode?: string | null };
+	// n8n's HTTP helper wraps the client error in a NodeApiError that keeps the system code in `httpCode`.
+	const wrappedCode = typeof err?.httpCode === 'string' && /^E[A-Z_]+$/.test(err.httpCode) ? err.httpCode : undefined;
+	const code = err?.code ?? err?.cause?.code ?? wrappedCode;
 	const known: Record<string, string> = {
 		ECONNREFUSED: 'connection refused',
 		ECONNRESET: 'connection reset by the server',

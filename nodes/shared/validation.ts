@@ -1,6 +1,7 @@
 import { DateTime } from 'luxon';
-import { NodeOperationError } from 'n8n-workflow';
 import type { INode } from 'n8n-workflow';
+
+import { nodeOperationError } from './errors';
 
 /**
  * Input rules from the service interface, checked before any request is sent. Each failure names the
@@ -13,10 +14,7 @@ export class InputValidator {
 	) {}
 
 	fail(label: string, rule: string, fix: string): never {
-		throw new NodeOperationError(this.node, `Invalid "${label}": ${rule}`, {
-			itemIndex: this.itemIndex,
-			description: fix,
-		});
+		throw nodeOperationError(this.node, `Invalid "${label}": ${rule}`, { itemIndex: this.itemIndex, description: fix });
 	}
 
 	requiredString(value: unknown, label: string): string {

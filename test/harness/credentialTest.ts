@@ -1,7 +1,7 @@
 import { Workflow } from 'n8n-workflow';
 import type { ICredentialDataDecryptedObject, IDataObject, IHttpRequestOptions, INode, INodeTypes } from 'n8n-workflow';
 
-import { loadPackage } from './index';
+import { CredentialsHelper, loadPackage } from './index';
 
 export interface CredentialTestOutcome {
 	ok: boolean;
@@ -37,11 +37,8 @@ export async function runCredentialTest(type: string, data: ICredentialDataDecry
 		qs: request.qs as IDataObject | undefined,
 		headers: { ...(request.headers as IDataObject | undefined) },
 	};
-	const auth = credential.authenticate;
-	if (auth && typeof auth === 'object') {
-		for (const [name, value] of Object.entries(auth.properties.headers ?? {})) (options.headers as IDataObject)[name] = resolve(value) as string;
-		for (const [name, value] of Object.entries(auth.properties.qs ?? {})) ((options.qs ??= {}) as IDataObject)[name] = resolve(value) as string;
-	}
+	const { credentials: types } = loadPackage();
+	await new CredentialsHelper(types, { [type]: data }).authenticate(data, type, options, workflow, node);
 	const url = new URL(`${options.baseURL}${options.url}`);
 	for (const [name, value] of Object.entries(options.qs ?? {})) url.searchParams.set(name, String(value));
 	const headers = Object.fromEntries(Object.entries(options.headers ?? {}).map(([k, v]) => [k, String(v)]));

@@ -86,7 +86,8 @@ class ManualTrigger implements INodeType {
 	}
 }
 
-class NodeTypes implements INodeTypes {
+/** Node types by full name, as n8n's loader serves them to the engine. */
+export class NodeTypes implements INodeTypes {
 	constructor(private readonly types: Map<string, INodeType>) {}
 
 	getByName(nodeType: string): INodeType | IVersionedNodeType {
@@ -108,7 +109,7 @@ class NodeTypes implements INodeTypes {
  * Applies a credential's `authenticate` the way n8n's CredentialsHelper does: generic header/query/body/auth
  * entries are resolved as expressions with `$credentials`, functions are called.
  */
-class CredentialsHelper extends ICredentialsHelper {
+export class CredentialsHelper extends ICredentialsHelper {
 	constructor(
 		private readonly types: Map<string, ICredentialType>,
 		private readonly data: Record<string, ICredentialDataDecryptedObject>,

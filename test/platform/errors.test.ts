@@ -1,6 +1,6 @@
-import { DEMO_MANUAL_SCRAPER_IDS, PLATFORM_DEMO_TOKEN, PLATFORM_OTHER_USER_TOKEN, PLATFORM_RESTRICTED_TOKEN } from '../simulator/platform';
+import { DEMO_MANUAL_SCRAPER_IDS, PLATFORM_DEMO_TOKEN, PLATFORM_OTHER_USER_TOKEN, PLATFORM_RESTRICTED_TOKEN, PlatformSimulator } from '../simulator/platform';
 import type { IDataObject } from 'n8n-workflow';
-import { allText } from '../harness';
+import { allText, runNode } from '../harness';
 import { ROUTES, usePlatform } from './helpers';
 
 const ctx = usePlatform();
@@ -144,7 +144,9 @@ describe('5xx and network errors', () => {
 		ctx.sim.server.log.clear();
 		ctx.sim.server.faults.add({ kind: 'reset', times: 1, routes: [ROUTES.bulk] });
 		const second = await ctx.run(bulk);
-		expect(second.error?.message).toMatch(/^Could not reach Scraper Platform/);
+		// Our words, not n8n's generic ECONNRESET text, which would invite an immediate retry.
+		expect(second.error?.message).toBe('Could not reach Scraper Platform: connection reset by the server (ECONNRESET)');
+		expect(second.error?.message).not.toMatch(/retry the request immediately/);
 		expect(second.error?.description).toMatch(/did not retry it \(a retry could start a second job\)/);
 		expect(ctx.sim.server.log.count(ROUTES.bulk)).toBe(1);
 	});
@@ -165,4 +167,20 @@ describe('429 with Retry-After: 0 forever', () => {
 		expect(result.error?.description).toContain('retried 30 times');
 		expect(ctx.sim.server.log.count(ROUTES.account)).toBe(31);
 	});
+});
+
+describe('a service that cannot be reached', () => {
+	it('a create to a closed port is retried (nothing was sent) and then reported as unreachable', async () => {
+		const closed = new PlatformSimulator();
+		const url = await closed.listen();
+		await closed.close();
+		const result = await runNode({
+			nodeType: 'scraperPlatform',
+			parameters: create,
+			credentials: { scraperPlatformApi: { apiToken: PLATFORM_DEMO_TOKEN, baseUrl: url } },
+		});
+		expect(result.error?.message).toBe('Could not reach Scraper Platform: connection refused (ECONNREFUSED)');
+		expect(result.error?.description).toContain('Check the base URL in the credential');
+		expect(result.error?.description).toContain('the node already retried');
+	}, 60_000);
 });

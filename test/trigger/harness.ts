@@ -1,108 +1,21 @@
 import { PollContext } from 'n8n-core';
-import { ICredentialsHelper, NodeHelpers, Workflow } from 'n8n-workflow';
+import { NodeHelpers, Workflow } from 'n8n-workflow';
 import type {
 	IAllExecuteFunctions,
-	ICredentialDataDecryptedObject,
-	ICredentials,
-	ICredentialType,
 	IDataObject,
 	IHttpRequestOptions,
 	INode,
 	INodeExecutionData,
-	INodeProperties,
 	INodeType,
-	INodeTypes,
-	IRequestOptionsSimplified,
-	IVersionedNodeType,
 	IWorkflowExecuteAdditionalData,
 	WorkflowActivateMode,
 	WorkflowExecuteMode,
 } from 'n8n-workflow';
 
-import { loadPackage, PACKAGE_NAME } from '../harness';
+import { CredentialsHelper, loadPackage, NodeTypes, PACKAGE_NAME } from '../harness';
 
 export const TRIGGER_TYPE = `${PACKAGE_NAME}.scraperBulkTrigger`;
 const NODE_NAME = 'Scraper Bulk Trigger';
-
-class NodeTypes implements INodeTypes {
-	constructor(private readonly types: Map<string, INodeType>) {}
-
-	getByName(nodeType: string): INodeType | IVersionedNodeType {
-		const type = this.types.get(nodeType);
-		if (!type) throw new Error(`Unknown node type ${nodeType}`);
-		return type;
-	}
-
-	getByNameAndVersion(nodeType: string, version?: number): INodeType {
-		return NodeHelpers.getVersionedNodeType(this.getByName(nodeType), version);
-	}
-
-	getKnownTypes() {
-		return {};
-	}
-}
-
-/** Applies the credential's generic `authenticate` (headers resolved with `$credentials`), as n8n's helper does. */
-class CredentialsHelper extends ICredentialsHelper {
-	constructor(
-		private readonly types: Map<string, ICredentialType>,
-		private readonly data: Record<string, ICredentialDataDecryptedObject>,
-	) {
-		super();
-	}
-
-	getParentTypes(): string[] {
-		return [];
-	}
-
-	async authenticate(
-		credentials: ICredentialDataDecryptedObject,
-		typeName: string,
-		requestOptions: IHttpRequestOptions | IRequestOptionsSimplified,
-		workflow: Workflow,
-		node: INode,
-	): Promise<IHttpRequestOptions> {
-		const options = requestOptions as IHttpRequestOptions;
-		const authenticate = this.types.get(typeName)?.authenticate;
-		if (!authenticate) return options;
-		if (typeof authenticate === 'function') return await authenticate(credentials, options);
-		const headers = (authenticate.properties.headers ?? {}) as IDataObject;
-		options.headers ??= {};
-		for (const [name, value] of Object.entries(headers)) {
-			options.headers[name] =
-				typeof value === 'string' && value.startsWith('=')
-					? workflow.expression.getSimpleParameterValue(node, value, 'internal', { $credentials: credentials }, undefined, '')
-					: value;
-		}
-		return options;
-	}
-
-	async preAuthentication(): Promise<ICredentialDataDecryptedObject | undefined> {
-		return undefined;
-	}
-
-	async getCredentials(): Promise<ICredentials> {
-		throw new Error('getCredentials is not used by nodes');
-	}
-
-	async getDecrypted(
-		_additionalData: IWorkflowExecuteAdditionalData,
-		_nodeCredentials: unknown,
-		type: string,
-	): Promise<ICredentialDataDecryptedObject> {
-		const data = this.data[type];
-		if (!data) throw new Error(`No test credentials of type ${type}`);
-		return { ...data };
-	}
-
-	async updateCredentials(): Promise<void> {}
-
-	async updateCredentialsOauthTokenData(): Promise<void> {}
-
-	getCredentialsProperties(type: string): INodeProperties[] {
-		return this.types.get(type)?.properties ?? [];
-	}
-}
 
 export interface TriggerOptions {
 	baseUrl: string;

@@ -9,7 +9,7 @@ import type {
 	NodeApiError,
 } from 'n8n-workflow';
 
-import { paymentApiError, paymentOperationError } from '../../shared/x402/errors';
+import { nodeApiError, nodeOperationError } from '../../shared/errors';
 import { toAtomic } from '../../shared/x402/money';
 import { GatewaySession } from '../../shared/x402/session';
 import { describeWallet, readWallet } from '../../shared/x402/wallet';
@@ -82,7 +82,7 @@ export function deadlineMs(ctx: IExecuteFunctions, itemIndex: number, pageTimeou
 	if (chosen !== undefined && chosen !== null && chosen !== '') {
 		const seconds = Number(chosen);
 		if (!Number.isFinite(seconds) || seconds < 1 || seconds > 3600) {
-			throw paymentOperationError(ctx.getNode(), `Invalid "Response Deadline (Seconds)": ${String(chosen)} is out of range from 1 to 3600`, {
+			throw nodeOperationError(ctx.getNode(), `Invalid "Response Deadline (Seconds)": ${String(chosen)} is out of range from 1 to 3600`, {
 				itemIndex,
 				description: 'Enter a number of seconds from 1 to 3600, or remove the option to use the page Timeout plus a margin.',
 			});
@@ -126,7 +126,7 @@ export async function getSession(ctx: IExecuteFunctions, itemIndex: number): Pro
 	const session = await pending;
 	if (session instanceof GatewaySession) return session;
 	const inCredential = session.field.startsWith('Max Total Spend') ? 'node option' : `"${CREDENTIAL_NAME}" credential`;
-	throw paymentOperationError(ctx.getNode(), `Invalid "${session.field}" in the ${inCredential}: ${session.message}`, {
+	throw nodeOperationError(ctx.getNode(), `Invalid "${session.field}" in the ${inCredential}: ${session.message}`, {
 		itemIndex,
 		description: session.fix,
 	});
@@ -161,7 +161,7 @@ export function chargedError(
 	if (receipt?.transaction) charged = `charged ${receipt.amount} USDC (transaction ${receipt.transaction}, payer ${receipt.payer})`;
 	else if (receipt) charged = `may have charged ${receipt.amount} USDC (it sent no settlement receipt; payer ${receipt.payer}, nonce ${nonce ?? 'unknown'})`;
 	else charged = 'answered';
-	return paymentApiError(ctx.getNode(), { upstreamError, ...(receipt ?? {}) } as JsonObject, {
+	return nodeApiError(ctx.getNode(), { upstreamError, ...(receipt ?? {}) } as JsonObject, {
 		message: `The gateway ${charged} but ${what} failed: ${upstreamError}`,
 		description: receipt
 			? 'The gateway takes the payment before the upstream work and does not refund it when that work fails. Check the input (is the page public and up?) or try later; running the item again pays again.'

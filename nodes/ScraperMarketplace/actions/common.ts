@@ -2,37 +2,14 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 
 import { contentRecords, isTerminalStatus, trackRuns, waitForRuns } from '../../shared/marketplace';
 import type { RunListRecord, TrackedRun } from '../../shared/marketplace';
+import { readWaitSettings, waitParameters } from '../../shared/polling';
 import { InputValidator } from '../../shared/validation';
 
 /** Wait for Completion and the output shape, for every operation that starts scraping runs. */
 export function waitProperties(recordWord: string): INodeProperties[] {
 	return [
-		{
-			displayName: 'Wait for Completion',
-			name: 'waitForCompletion',
-			type: 'boolean',
-			default: true,
-			description:
-				'Whether to wait until every result of the run has succeeded or failed and output the extracted data. When off, the node outputs the queued run at once.',
-		},
-		{
-			displayName: 'Max Wait (Seconds)',
-			name: 'maxWaitSeconds',
-			type: 'number',
-			typeOptions: { minValue: 1 },
-			default: 600,
-			displayOptions: { show: { waitForCompletion: [true] } },
-			description: 'Stop waiting after this long and output the latest state of the run (completed false), per input item',
-		},
-		{
-			displayName: 'Poll Interval (Seconds)',
-			name: 'pollIntervalSeconds',
-			type: 'number',
-			typeOptions: { minValue: 1 },
-			default: 5,
-			displayOptions: { show: { waitForCompletion: [true] } },
-			description: 'How often to check the run at first; the interval grows gently while it runs',
-		},
+		// A queued run carries no data yet: waiting is what most users want, so it is on by default.
+		...waitParameters('run', true, 'every result of the run has succeeded or failed, and output the extracted data'),
 		{
 			displayName: 'Output',
 			name: 'runOutput',
@@ -64,11 +41,12 @@ export interface WaitChoice {
 
 /** Reads and checks the wait parameters; undefined when the user does not want to wait. */
 export function readWaitChoice(ctx: IExecuteFunctions, itemIndex: number): WaitChoice | undefined {
-	if (ctx.getNodeParameter('waitForCompletion', itemIndex, true) !== true) return undefined;
+	const wait = readWaitSettings(ctx, itemIndex, true);
+	if (!wait) return undefined;
 	const v = new InputValidator(ctx.getNode(), itemIndex);
 	return {
-		maxWaitSeconds: v.integer(ctx.getNodeParameter('maxWaitSeconds', itemIndex), 'Max Wait (Seconds)', { min: 1 }),
-		pollIntervalSeconds: v.integer(ctx.getNodeParameter('pollIntervalSeconds', itemIndex), 'Poll Interval (Seconds)', { min: 1 }),
+		maxWaitSeconds: wait.maxWaitMs / 1000,
+		pollIntervalSeconds: wait.pollIntervalMs / 1000,
 		output: v.oneOf(ctx.getNodeParameter('runOutput', itemIndex, 'run'), 'Output', ['run', 'records'] as const),
 	};
 }

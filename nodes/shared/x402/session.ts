@@ -1,7 +1,7 @@
 import type { INode, JsonObject, NodeApiError } from 'n8n-workflow';
 import type { PaymentRequired, PaymentRequirements, ResourceInfo } from '@x402/core/types';
 
-import { paymentApiError, paymentOperationError } from './errors';
+import { nodeApiError, nodeOperationError } from '../errors';
 import { formatAtomic, usdc } from './money';
 import { decodeSettlement, toReceipt } from './receipt';
 import type { Receipt, Settlement } from './receipt';
@@ -163,7 +163,7 @@ export class GatewaySession {
 	private learn(itemIndex: number, path: string, answer: HttpAnswer): KnownRequirement {
 		const paymentRequired: PaymentRequired | undefined = decodePaymentRequired(answer.headers['payment-required']);
 		if (!paymentRequired) {
-			throw paymentApiError(this.node, { status: answer.status } as JsonObject, {
+			throw nodeApiError(this.node, { status: answer.status } as JsonObject, {
 				message: 'The gateway asked for payment (402) without a readable PAYMENT-REQUIRED header; nothing was signed',
 				description: 'Check the Gateway Base URL in the x402 Wallet credential: it must point to an x402 version 2 gateway.',
 				httpCode: '402',
@@ -174,7 +174,7 @@ export class GatewaySession {
 		if (!choice.ok) {
 			this.known.delete(path);
 			const message = `Payment refused, nothing was signed: ${choice.reason}`;
-			throw paymentOperationError(this.node, message, {
+			throw nodeOperationError(this.node, message, {
 				itemIndex,
 				description: `The node pays only what the "${CREDENTIAL}" credential allows: the exact scheme on its network, its USDC token, its pinned payee (if set), at most its Max Price per Request, and an authorization valid for at most ${MAX_TIMEOUT_SECONDS} seconds. If you trust this gateway's new terms, change the credential; otherwise do not use this gateway.`,
 			});
@@ -197,7 +197,7 @@ export class GatewaySession {
 		const overBudget = this.ledger.reserve(amount);
 		if (overBudget) {
 			const message = `Spending limit reached, nothing was signed for this item: ${overBudget}`;
-			throw paymentOperationError(this.node, message, {
+			throw nodeOperationError(this.node, message, {
 				itemIndex,
 				description: 'Raise "Max Total Spend per Execution (USDC)" in the node options, or send fewer items per execution.',
 			});
@@ -209,7 +209,7 @@ export class GatewaySession {
 			this.ledger.release(amount);
 			// The library refused (its own spend controls) or could not sign: nothing left the node.
 			const message = `Payment refused, nothing was sent: ${(error as Error).message.split('\n')[0].slice(0, 300)}`;
-			throw paymentOperationError(this.node, message, {
+			throw nodeOperationError(this.node, message, {
 				itemIndex,
 				description: `Check the "${CREDENTIAL}" credential: network, USDC token address and Max Price per Request.`,
 			});
@@ -242,7 +242,7 @@ export class GatewaySession {
 			}
 			// First line only: gateways may pass on multi-line library errors.
 			const reason = (fresh?.error ?? settlement?.errorMessage ?? settlement?.errorReason ?? 'no reason given').split('\n')[0].slice(0, 300);
-			throw paymentApiError(this.node, { status: 402, reason } as JsonObject, {
+			throw nodeApiError(this.node, { status: 402, reason } as JsonObject, {
 				message: `The gateway did not accept the payment (402: ${reason}); nothing was charged`,
 				description: `Check that the wallet ${signed.payer} holds enough USDC (${usdc(signed.amount)} per request) on ${signed.network}, and that the "${CREDENTIAL}" credential matches the gateway (network and token).`,
 				httpCode: '402',
@@ -261,7 +261,7 @@ export class GatewaySession {
 	}
 
 	private unreachable(itemIndex: number, failure: HttpFailure): NodeApiError {
-		return paymentApiError(this.node, { message: failure.cause } as JsonObject, {
+		return nodeApiError(this.node, { message: failure.cause } as JsonObject, {
 			message: `Could not reach ${SERVICE}: ${failure.cause}; nothing was paid`,
 			description: failure.timedOut
 				? 'The gateway did not answer an unpaid request in time. Try again later, or raise "Response Deadline (Seconds)".'
@@ -274,7 +274,7 @@ export class GatewaySession {
 	private mayHaveBeenCharged(itemIndex: number, signed: SignedPayment, cause: string): NodeApiError {
 		const expiry = /^\d+$/.test(signed.validBefore) ? new Date(Number(signed.validBefore) * 1000).toISOString() : 'unknown';
 		const message = `The payment may have been charged: ${cause} after a signed payment of ${usdc(signed.amount)} was sent (payer ${signed.payer}, nonce ${signed.nonce}, amount ${formatAtomic(signed.amount)} USDC, network ${signed.network})`;
-		return paymentApiError(
+		return nodeApiError(
 			this.node,
 			{ payer: signed.payer, nonce: signed.nonce, amount: formatAtomic(signed.amount), network: signed.network } as JsonObject,
 			{
@@ -294,14 +294,14 @@ export class GatewaySession {
 		const errorBody: JsonObject =
 			answer.json && typeof answer.json === 'object' && !Array.isArray(answer.json) ? (answer.json as JsonObject) : { body: answer.text.slice(0, 500) };
 		if (answer.status === 400) {
-			return paymentApiError(this.node, errorBody, {
+			return nodeApiError(this.node, errorBody, {
 				message: `The gateway rejected the input: ${detail}; nothing was paid`,
 				description: 'Correct the field named in the message and run the node again.',
 				httpCode: '400',
 				itemIndex,
 			});
 		}
-		return paymentApiError(this.node, errorBody, {
+		return nodeApiError(this.node, errorBody, {
 			message: `The gateway answered with status ${answer.status}${detail ? `: ${detail}` : ''}.${charged}`,
 			description:
 				answer.status >= 500

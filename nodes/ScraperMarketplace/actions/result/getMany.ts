@@ -2,8 +2,8 @@ import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { contentRecords, marketplaceRequest } from '../../../shared/marketplace';
 import type { RunListRecord } from '../../../shared/marketplace';
+import { readListingLimit, returnAllProperties } from '../../../shared/listing';
 import type { Operation } from '../../../shared/operation';
-import { InputValidator } from '../../../shared/validation';
 
 export const resultGetMany: Operation = {
 	value: 'getMany',
@@ -11,22 +11,7 @@ export const resultGetMany: Operation = {
 	action: 'Get many results',
 	description: 'List the results of your scraping runs, newest first, with their extracted content',
 	properties: [
-		{
-			displayName: 'Return All',
-			name: 'returnAll',
-			type: 'boolean',
-			default: false,
-			description: 'Whether to return all results or only up to a given limit',
-		},
-		{
-			displayName: 'Limit',
-			name: 'limit',
-			type: 'number',
-			typeOptions: { minValue: 1 },
-			default: 50,
-			description: 'Max number of results to return',
-			displayOptions: { show: { returnAll: [false] } },
-		},
+		...returnAllProperties('results'),
 		{
 			displayName: 'Options',
 			name: 'options',
@@ -53,12 +38,8 @@ export const resultGetMany: Operation = {
 		},
 	],
 	async execute(itemIndex) {
-		const v = new InputValidator(this.getNode(), itemIndex);
-		const returnAll = this.getNodeParameter('returnAll', itemIndex) === true;
-		const limit = returnAll ? Infinity : v.integer(this.getNodeParameter('limit', itemIndex), 'Limit', { min: 1 });
 		const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
-		const pageSize = v.integer(options.perPage ?? 100, 'Page Size', { min: 1, max: 100 });
-		const perPage = returnAll ? pageSize : Math.min(pageSize, limit);
+		const { limit, pageSize: perPage } = readListingLimit(this, itemIndex, options.perPage);
 		const split = options.split === true;
 
 		const results: RunListRecord[] = [];

@@ -3,7 +3,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import { splitIntoItems } from '../../../shared/output';
 import { getResult, toBulkJob } from '../../../shared/platform';
 import type { BulkJob } from '../../../shared/platform';
-import { waitForCompletion } from '../../../shared/polling';
+import { readWaitSettings, waitForCompletion, waitParameters } from '../../../shared/polling';
 import { InputValidator } from '../../../shared/validation';
 
 export const bulkIdProperty: INodeProperties = {
@@ -16,33 +16,11 @@ export const bulkIdProperty: INodeProperties = {
 	description: 'The ID of the bulk job: the ID field in the output of Bulk > Start',
 };
 
-export const waitProperties: INodeProperties[] = [
-	{
-		displayName: 'Wait for Completion',
-		name: 'waitForCompletion',
-		type: 'boolean',
-		default: false,
-		description: 'Whether to wait until every URL of the job is finished, failed or canceled before continuing',
-	},
-	{
-		displayName: 'Max Wait (Seconds)',
-		name: 'maxWaitSeconds',
-		type: 'number',
-		typeOptions: { minValue: 1 },
-		default: 600,
-		displayOptions: { show: { waitForCompletion: [true] } },
-		description: 'Stop waiting after this long and output the latest state of the job (completed false)',
-	},
-	{
-		displayName: 'Poll Interval (Seconds)',
-		name: 'pollIntervalSeconds',
-		type: 'number',
-		typeOptions: { minValue: 1 },
-		default: 5,
-		displayOptions: { show: { waitForCompletion: [true] } },
-		description: 'How often to check the job at first; the interval grows gently while the job runs',
-	},
-];
+export const waitProperties: INodeProperties[] = waitParameters(
+	'job',
+	false,
+	'every URL of the job is finished, failed or canceled',
+);
 
 export const bulkOutputProperty: INodeProperties = {
 	displayName: 'Output',
@@ -72,23 +50,21 @@ export async function finishBulk(
 ): Promise<INodeExecutionData[]> {
 	let job = toBulkJob(record);
 	let waitNote: IDataObject = {};
-	if (ctx.getNodeParameter('waitForCompletion', itemIndex, false) === true) {
-		const v = new InputValidator(ctx.getNode(), itemIndex);
-		const maxWait = v.integer(ctx.getNodeParameter('maxWaitSeconds', itemIndex), 'Max Wait (Seconds)', { min: 1 });
-		const interval = v.integer(ctx.getNodeParameter('pollIntervalSeconds', itemIndex), 'Poll Interval (Seconds)', { min: 1 });
+	const wait = readWaitSettings(ctx, itemIndex, false);
+	if (wait) {
 		const outcome = await waitForCompletion<BulkJob>({
 			read: async () => (job.completed ? job : toBulkJob(await getResult(ctx, job.id, itemIndex, 'bulk job'))),
 			isDone: (state) => state.completed,
-			maxWaitMs: maxWait * 1000,
-			initialDelayMs: interval * 1000,
-			maxDelayMs: Math.max(interval * 1000, 30_000),
+			maxWaitMs: wait.maxWaitMs,
+			initialDelayMs: wait.pollIntervalMs,
+			maxDelayMs: Math.max(wait.pollIntervalMs, 30_000),
 		});
 		job = outcome.state;
 		if (!outcome.done) {
 			const done = job.urlDetails.filter((u) => ['finished', 'failed', 'canceled', 'cancelled'].includes(u.status.toLowerCase())).length;
 			waitNote = {
 				waitTimedOut: true,
-				waitMessage: `The job is still running after ${maxWait} s: ${done} of ${job.urlDetails.length} URLs done. Use Bulk > Get with this Bulk Job ID to check it later, or raise Max Wait.`,
+				waitMessage: `The job is still running after ${wait.maxWaitMs / 1000} s: ${done} of ${job.urlDetails.length} URLs done. Use Bulk > Get with this Bulk Job ID to check it later, or raise Max Wait.`,
 			};
 		}
 	}

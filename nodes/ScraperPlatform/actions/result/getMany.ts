@@ -1,5 +1,6 @@
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
+import { readListingLimit, returnAllProperties } from '../../../shared/listing';
 import type { Operation } from '../../../shared/operation';
 import { decodeResult, platformRequest } from '../../../shared/platform';
 import { InputValidator } from '../../../shared/validation';
@@ -12,22 +13,7 @@ export const resultGetMany: Operation = {
 	action: 'Get many results',
 	description: 'List result records, page by page',
 	properties: [
-		{
-			displayName: 'Return All',
-			name: 'returnAll',
-			type: 'boolean',
-			default: false,
-			description: 'Whether to return all results or only up to a given limit',
-		},
-		{
-			displayName: 'Limit',
-			name: 'limit',
-			type: 'number',
-			typeOptions: { minValue: 1 },
-			default: 50,
-			description: 'Max number of results to return',
-			displayOptions: { show: { returnAll: [false] } },
-		},
+		...returnAllProperties('results'),
 		{
 			displayName: 'Sort Field',
 			name: 'sortField',
@@ -133,13 +119,11 @@ export const resultGetMany: Operation = {
 	],
 	async execute(itemIndex) {
 		const v = new InputValidator(this.getNode(), itemIndex);
-		const returnAll = this.getNodeParameter('returnAll', itemIndex) === true;
-		const limit = returnAll ? Infinity : v.integer(this.getNodeParameter('limit', itemIndex), 'Limit', { min: 1 });
 		const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
-		const pageSize = v.integer(options.pageSize ?? 100, 'Page Size', { min: 1, max: 100 });
+		const { limit, pageSize } = readListingLimit(this, itemIndex, options.pageSize);
 		let page = v.integer(options.startPage ?? 1, 'Start Page', { min: 1 });
 		const qs: IDataObject = {
-			pageSize: returnAll ? pageSize : Math.min(pageSize, limit),
+			pageSize,
 			sortField: v.oneOf(this.getNodeParameter('sortField', itemIndex), 'Sort Field', SORT_FIELDS),
 			sortOrder: v.oneOf(this.getNodeParameter('sortOrder', itemIndex), 'Sort Order', ['ASC', 'DESC'] as const),
 		};
