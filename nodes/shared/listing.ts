@@ -3,14 +3,14 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { InputValidator } from './validation';
 
 /** n8n's usual pair for listings: Return All, or a Limit shown only when Return All is off. */
-export function returnAllProperties(what: string): INodeProperties[] {
+export function returnAllProperties(): INodeProperties[] {
 	return [
 		{
 			displayName: 'Return All',
 			name: 'returnAll',
 			type: 'boolean',
 			default: false,
-			description: `Whether to return all ${what} or only up to a given limit`,
+			description: 'Whether to return all results or only up to a given limit',
 		},
 		{
 			displayName: 'Limit',

@@ -8,14 +8,15 @@ import { InputValidator } from './validation';
  * `what` names the work in the descriptions ("job", "run"); `defaultOn` suits work that is useless until done.
  */
 export function waitParameters(what: string, defaultOn: boolean, doneWhen: string): INodeProperties[] {
+	const waitSwitch: INodeProperties = {
+		displayName: 'Wait for Completion',
+		name: 'waitForCompletion',
+		type: 'boolean',
+		default: false,
+		description: `Whether to wait until ${doneWhen} before continuing`,
+	};
 	return [
-		{
-			displayName: 'Wait for Completion',
-			name: 'waitForCompletion',
-			type: 'boolean',
-			default: defaultOn,
-			description: `Whether to wait until ${doneWhen} before continuing`,
-		},
+		{ ...waitSwitch, default: defaultOn },
 		{
 			displayName: 'Max Wait (Seconds)',
 			name: 'maxWaitSeconds',

@@ -11,7 +11,7 @@ export const resultGetMany: Operation = {
 	action: 'Get many results',
 	description: 'List the results of your scraping runs, newest first, with their extracted content',
 	properties: [
-		...returnAllProperties('results'),
+		...returnAllProperties(),
 		{
 			displayName: 'Options',
 			name: 'options',

@@ -13,7 +13,7 @@ export const resultGetMany: Operation = {
 	action: 'Get many results',
 	description: 'List result records, page by page',
 	properties: [
-		...returnAllProperties('results'),
+		...returnAllProperties(),
 		{
 			displayName: 'Sort Field',
 			name: 'sortField',
