@@ -5,7 +5,7 @@
 //   starts the editor with an owner account -> prints what to open. Ctrl-C stops everything it started.
 //
 // Flags (all optional): --no-build (pack dist/ as it is), --port=5678, --sim-ports=4010,4020,4030,
-// --user-folder=.n8n-demo/n8n, --n8n-version=2.8.4
+// --user-folder=.n8n-demo/n8n, --n8n-version=2.8.4, --ready-json (print one JSON line when ready)
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
@@ -26,6 +26,7 @@ interface DemoOptions {
 	simPorts: SimulatorPorts;
 	userFolder: string;
 	version: string;
+	readyJson: boolean;
 }
 
 function parseArgs(argv: string[]): DemoOptions {
@@ -37,6 +38,7 @@ function parseArgs(argv: string[]): DemoOptions {
 		simPorts: simPorts ? { platform: simPorts[0], marketplace: simPorts[1], gateway: simPorts[2] } : { ...DEFAULT_PORTS },
 		userFolder: path.resolve(value('user-folder') ?? path.join(DEMO_DIR, 'n8n')),
 		version: value('n8n-version') ?? N8N_STABLE,
+		readyJson: argv.includes('--ready-json'),
 	};
 	for (const port of [options.port, ...Object.values(options.simPorts)]) {
 		if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`Not a port number: ${port} (see --port and --sim-ports)`);
@@ -147,7 +149,8 @@ async function main(): Promise<void> {
 				'',
 			].join('\n'),
 		);
-		process.stdout.write(`DEMO_READY ${JSON.stringify({ url: n8n.baseUrl, email: DEMO_OWNER.email, password: DEMO_OWNER.password, n8nPid: n8n.pid, simulatorPid: simulator.pid, simulator: info })}\n`);
+		// A machine-readable line for the browser test (test/e2e/editor.test.ts), which runs this demo.
+		if (options.readyJson) process.stdout.write(`DEMO_READY ${JSON.stringify({ url: n8n.baseUrl, email: DEMO_OWNER.email, password: DEMO_OWNER.password, n8nPid: n8n.pid, simulatorPid: simulator.pid, simulator: info })}\n`);
 		const server = n8n;
 		const watch = setInterval(() => {
 			if (!stopping && server.pid !== undefined && !isAlive(server.pid)) void stopAll('n8n exited', 1);

@@ -1,0 +1,259 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-dangerous-functions -- end-to-end test in plain Node: it runs the demo (a fixed command) as a child process and drives chromium */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { createPublicClient, http, parseAbi } from 'viem';
+
+import { freePort, portInUse } from '../../scripts/demo/n8n';
+import { REPO_ROOT } from '../../scripts/demo/pack';
+import { cleanEnv, killGroup } from '../../scripts/demo/runtime';
+import type { SimulatorInfo } from '../simulator/index';
+import { PRICE_ATOMIC } from '../simulator/index';
+import { versionsUnderTest } from './support';
+
+export const CHROMIUM = process.env.E2E_CHROMIUM ?? '/usr/bin/chromium';
+/** Without these, chromium's connections to unreachable hosts stall it on this network. */
+export const CHROMIUM_FLAGS = [
+	'--headless',
+	'--no-sandbox',
+	'--disable-gpu',
+	'--disable-quic',
+	'--no-first-run',
+	'--disable-background-networking',
+	'--disable-component-update',
+	'--disable-sync',
+];
+const SCREENSHOTS = path.join(REPO_ROOT, 'test', 'e2e', 'screenshots');
+const NODE_NAMES = ['Scraper Bulk Trigger', 'Scraper Gateway', 'Scraper Marketplace', 'Scraper Platform'];
+const ICON_PATH = '/icons/n8n-nodes-scraper-service/dist/icons/scraper.svg';
+
+interface DemoReady {
+	url: string;
+	email: string;
+	password: string;
+	n8nPid: number;
+	simulatorPid: number;
+	simulator: SimulatorInfo;
+}
+
+/** The browser test runs on the first version under test (the demo's n8n) unless E2E_BROWSER_VERSIONS says more. */
+const browserVersions = (process.env.E2E_BROWSER_VERSIONS ?? versionsUnderTest()[0]).split(',').filter(Boolean);
+
+/** Reads until `ok` holds or the time is up; returns the last value read (the assertion comes after). */
+async function eventually<T>(read: () => Promise<T>, ok: (value: T) => boolean, timeoutMs = 15_000): Promise<T> {
+	const deadline = Date.now() + timeoutMs;
+	let value = await read();
+	while (!ok(value) && Date.now() < deadline) {
+		await new Promise((resolve) => setTimeout(resolve, 200));
+		value = await read();
+	}
+	return value;
+}
+
+function isAlive(pid: number): boolean {
+	try {
+		process.kill(pid, 0);
+		return true;
+	} catch {
+		return false;
+	}
+}
+
+describe.each(browserVersions)('the demo (n8n %s) in chromium', (version) => {
+	let demo: ChildProcess;
+	let ready: DemoReady;
+	let demoOutput = '';
+	let context: BrowserContext;
+	let page: Page;
+	const folders: string[] = [];
+	const shots = path.join(SCREENSHOTS, version);
+	const shot = async (name: string) => await page.screenshot({ path: path.join(shots, `${name}.png`) });
+
+	/** USDC balance on the demo's chain, read over its RPC like any wallet app would. */
+	const balanceOf = async (address: string): Promise<bigint> => {
+		const client = createPublicClient({ transport: http(ready.simulator.chain.rpcUrl) });
+		return await client.readContract({
+			address: ready.simulator.chain.tokenAddress as `0x${string}`,
+			abi: parseAbi(['function balanceOf(address) view returns (uint256)']),
+			functionName: 'balanceOf',
+			args: [address as `0x${string}`],
+		});
+	};
+
+	const openWorkflow = async (id: string) => {
+		await page.goto(`${ready.url}/workflow/${id}`);
+		await page.locator('[data-test-id="canvas-node"]').first().waitFor();
+	};
+
+	const visibleOptions = async () => (await page.locator('.el-select-dropdown__item:visible').allInnerTexts()).map((t) => t.trim()).filter(Boolean);
+
+	/** Closes an open dropdown, then the node view, and waits until the canvas is usable again. */
+	const closeNodeView = async () => {
+		for (let i = 0; i < 3 && (await visibleOptions()).length > 0; i++) {
+			await page.keyboard.press('Escape');
+			await eventually(visibleOptions, (o) => o.length === 0, 2_000);
+		}
+		await page.locator('[data-test-id="ndv-close-button"]').click();
+		await page.locator('[data-test-id="node-parameters"]').waitFor({ state: 'hidden' });
+	};
+
+	const runWorkflowInEditor = async (lastNodeItems: RegExp) => {
+		await page.locator('[data-test-id="execute-workflow-button"]').click();
+		// The last edge (after the final Set node) carries the item count once every node has run.
+		await page.locator('[data-test-id="edge-label"]').last().filter({ hasText: lastNodeItems }).waitFor({ timeout: 120_000 });
+	};
+
+	beforeAll(async () => {
+		if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: \`npm run test:e2e\` installs Debian's chromium first.`);
+		mkdirSync(shots, { recursive: true });
+		const userFolder = mkdtempSync(path.join(os.tmpdir(), `n8n-demo-e2e-${version}-`));
+		const profile = mkdtempSync(path.join(os.tmpdir(), 'chromium-profile-'));
+		folders.push(userFolder, profile);
+		const port = await freePort();
+		// The demo exactly as `npm start` runs it, on free ports and a fresh n8n folder so it cannot collide with a
+		// demo the developer has running.
+		demo = spawn(
+			process.execPath,
+			['--import', 'tsx', 'scripts/demo/demo.ts', '--no-build', '--ready-json', `--port=${port}`, '--sim-ports=0,0,0', `--user-folder=${userFolder}`, `--n8n-version=${version}`],
+			{ cwd: REPO_ROOT, env: cleanEnv(), stdio: ['ignore', 'pipe', 'pipe'], detached: true },
+		);
+		ready = await new Promise<DemoReady>((resolve, reject) => {
+			const onData = (d: Buffer) => {
+				demoOutput += d.toString();
+				const line = demoOutput.split('\n').find((l) => l.startsWith('DEMO_READY '));
+				if (line) resolve(JSON.parse(line.slice('DEMO_READY '.length)) as DemoReady);
+			};
+			demo.stdout?.on('data', onData);
+			demo.stderr?.on('data', (d: Buffer) => (demoOutput += d.toString()));
+			demo.once('exit', (code) => reject(new Error(`The demo exited (${code}) before it was ready:\n${demoOutput.slice(-5000)}`)));
+		});
+		context = await chromium.launchPersistentContext(profile, {
+			executablePath: CHROMIUM,
+			headless: true,
+			args: CHROMIUM_FLAGS,
+			viewport: { width: 1440, height: 900 },
+		});
+		page = context.pages()[0] ?? (await context.newPage());
+	});
+
+	afterAll(async () => {
+		await context?.close();
+		// Safety net when the Ctrl-C test did not run or failed.
+		killGroup(demo?.pid, 'SIGKILL');
+		for (const folder of folders) rmSync(folder, { recursive: true, force: true });
+	});
+
+	test('the demo prints the login, and it signs in to the editor', async () => {
+		expect(demoOutput).toContain(`Open:      ${ready.url}`);
+		expect(demoOutput).toContain(`Log in:    ${ready.email} / ${ready.password}`);
+		await page.goto(ready.url);
+		await page.waitForURL(/\/signin/);
+		await page.locator('input[name="emailOrLdapLoginId"]').fill(ready.email);
+		await page.locator('input[name="password"]').fill(ready.password);
+		await shot('01-sign-in');
+		await page.locator('[data-test-id="form-submit-button"]').click();
+		await page.waitForURL((url) => !url.pathname.startsWith('/signin'));
+		await shot('02-signed-in');
+	});
+
+	test('the node panel finds the four Scraper nodes for "scraper", each with its icon', async () => {
+		await openWorkflow('scrExample04Paid');
+		await page.locator('[data-test-id="node-creator-plus-button"]').click();
+		await page.locator('input[data-test-id="node-creator-search-bar"], [data-test-id="node-creator-search-bar"] input').first().fill('scraper');
+		const items = page.locator('[data-test-id="item-iterator-item"]');
+		await items.filter({ hasText: 'Scraper Bulk Trigger' }).waitFor();
+		const names = (await page.locator('[data-test-id="node-creator-item-name"]').allTextContents()).map((t) => t.trim());
+		expect([...names].sort()).toEqual(NODE_NAMES);
+		for (const name of NODE_NAMES) {
+			const icon = items.filter({ hasText: name }).locator('img').first();
+			expect(await icon.getAttribute('src')).toContain(ICON_PATH);
+			// Loaded from our package, not a broken image.
+			const width = await eventually(async () => await icon.evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth), (w) => w > 0);
+			expect(width).toBeGreaterThan(0);
+		}
+		await shot('03-node-panel-scraper');
+		await page.keyboard.press('Escape');
+	});
+
+	test('the Gateway node opens with its parameter form and the demo wallet credential', async () => {
+		await page.locator('[data-test-id="canvas-node"][data-node-name="Fetch Page (0.01 USDC each)"]').dblclick();
+		const form = page.locator('[data-test-id="node-parameters"]');
+		await form.waitFor();
+		expect(await page.locator('[data-test-id="node-credentials-select"] input').inputValue()).toBe('x402 Wallet (demo chain)');
+		expect(await page.locator('[data-test-id="parameter-input-resource"] input').inputValue()).toBe('Page');
+		expect(await page.locator('[data-test-id="parameter-input-operation"] input').inputValue()).toBe('Fetch');
+		expect((await page.locator('[data-test-id="parameter-input-url"]').innerText()).trim()).toBe('{{ $json.url }}');
+		const switchOn = async (name: string) => ((await page.locator(`[data-test-id="parameter-input-${name}"] .el-switch`).getAttribute('class')) ?? '').includes('is-checked');
+		expect(await switchOn('html')).toBe(false);
+		expect(await switchOn('markdown')).toBe(true);
+		expect(await switchOn('screenshot')).toBe(true);
+		const labels = (await form.locator('[data-test-id="input-label"]').allInnerTexts()).map((t) => t.split('\n')[0].trim());
+		expect(labels).toEqual(expect.arrayContaining(['Resource', 'Operation', 'URL', 'Additional Fields', 'HTML', 'Markdown', 'Screenshot', 'Options']));
+		await shot('04-gateway-node-form');
+
+		await form.locator('[data-test-id="collection-parameter-add"]').first().click();
+		expect(await eventually(visibleOptions, (o) => o.includes('Wait Until'))).toEqual([
+			'Block Resources',
+			'Max Retries',
+			'Proxy Country',
+			'Real-Device Routing',
+			'Return Cookie',
+			'Timeout (Seconds)',
+			'Token Cap',
+			'Wait for Selector',
+			'Wait Until',
+			'Warm Start',
+		]);
+		await shot('05-gateway-add-field');
+		await page.keyboard.press('Escape');
+		await eventually(visibleOptions, (o) => o.length === 0, 5_000);
+		await form.locator('[data-test-id="collection-parameter-add"]').last().click();
+		expect(await eventually(visibleOptions, (o) => o.includes('Parallel Requests'))).toEqual([
+			'Max Total Spend per Execution (USDC)',
+			'Parallel Requests',
+			'Response Deadline (Seconds)',
+		]);
+		await closeNodeView();
+	});
+
+	test('running the paid example in the editor pays 0.01 USDC per page on chain', async () => {
+		const wallet = ready.simulator.chain.demoWallet.address;
+		const before = await balanceOf(wallet);
+		await runWorkflowInEditor(/^3 items$/);
+		await shot('06-paid-run-in-editor');
+		expect(await balanceOf(wallet)).toBe(before - 3n * PRICE_ATOMIC);
+	});
+
+	test('the Bulk Trigger fetches the bulk job example 2 completed as its test event', async () => {
+		await openWorkflow('scrExample02Bulk');
+		await runWorkflowInEditor(/^\d+ items?$/);
+		const merged = Number((await page.locator('[data-test-id="edge-label"]').last().innerText()).match(/\d+/)?.[0]);
+		await shot('07-bulk-run-in-editor');
+		expect(merged).toBeGreaterThanOrEqual(4);
+
+		await openWorkflow('scrExample06Trig');
+		await page.locator('[data-test-id="canvas-node"][data-node-name="When a Bulk Job Completes"]').dblclick();
+		await page.locator('[data-test-id="node-execute-button"]').click();
+		const count = page.locator('[data-test-id="ndv-items-count"]');
+		await count.waitFor({ timeout: 60_000 });
+		expect((await count.innerText()).trim()).toBe(`${merged} items`);
+		await shot('08-bulk-trigger-test-event');
+		await closeNodeView();
+	});
+
+	test('Ctrl-C stops the demo and leaves nothing running (n8n, simulator, chain)', async () => {
+		const rpcPort = Number(new URL(ready.simulator.chain.rpcUrl).port);
+		const ports = [new URL(ready.url).port, ...[ready.simulator.platformUrl, ready.simulator.marketplaceUrl, ready.simulator.gatewayUrl].map((u) => new URL(u).port)].map(Number);
+		const exited = new Promise<number | null>((resolve) => demo.once('exit', (code) => resolve(code)));
+		// What a terminal's Ctrl-C does: SIGINT to the demo's process group.
+		killGroup(demo.pid, 'SIGINT');
+		expect(await exited).toBe(0);
+		expect(demoOutput).toContain('Nothing left running.');
+		expect(isAlive(ready.n8nPid)).toBe(false);
+		expect(isAlive(ready.simulatorPid)).toBe(false);
+		for (const port of [...ports, rpcPort]) expect(await portInUse(port)).toBe(false);
+	});
+});
