@@ -1,0 +1,247 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-dangerous-functions -- benchmark code in plain Node: it forks the child processes that measure memory */
+import { fork } from 'node:child_process';
+import path from 'node:path';
+
+import { walletCredential } from '../../gateway/support';
+import { GatewaySimulator } from '../../simulator/gateway';
+import { DEMO_MANUAL_SCRAPER_IDS, PLATFORM_DEMO_TOKEN, PlatformSimulator } from '../../simulator/platform';
+import { bulkUrlRecords } from '../../simulator/platform/content';
+import type { MemoryCase, MemoryReport } from '../memory-child';
+import { platformCredentials } from '../lib/platform';
+import type { FigureResult, Measure } from '../lib/report';
+import type { BenchSettings } from '../lib/stats';
+import { median } from '../lib/stats';
+
+const SCREENSHOT_BYTES = 20_000_000;
+const RECORDS = 10_000;
+const THRESHOLD = 3;
+const MB = 1_000_000;
+const ROOT = path.resolve(__dirname, '../../..');
+const CHILD = path.resolve(__dirname, '../memory-child.ts');
+
+/**
+ * Runs one case in a fresh process. `onWarm` runs when the child has warmed up on the small payload and before it
+ * measures (the parent switches to the large payload there); `onDone` after it reported.
+ */
+function measureInChild(memoryCase: MemoryCase, onWarm: () => void, onDone: () => void): Promise<MemoryReport> {
+	return new Promise((resolve, reject) => {
+		const child = fork(CHILD, [], {
+			cwd: ROOT,
+			execArgv: ['--import', 'tsx', '--expose-gc'],
+			env: { ...process.env, BENCH_MEMORY: JSON.stringify(memoryCase) },
+			stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+		});
+		let report: MemoryReport | undefined;
+		child.on('message', (message: { stage: string }) => {
+			if (message.stage === 'warm') {
+				onWarm();
+				child.send('go');
+			} else if (message.stage === 'done') {
+				report = message as MemoryReport;
+				onDone();
+			}
+		});
+		child.on('error', reject);
+		child.on('exit', (code) => {
+			onDone();
+			if (report && code === 0) resolve(report);
+			else reject(new Error(`memory child ${memoryCase.kind} exited with ${code}`));
+		});
+	});
+}
+
+interface CaseSeries {
+	growth: number[];
+	retained: number[];
+	sampled: number[];
+	payload: number[];
+	items: number[];
+}
+
+/** Every variant once per repetition, in turns; the first round is a warm-up of the whole machinery (tsx cache, disk). */
+async function series(
+	settings: BenchSettings,
+	label: string,
+	variants: Record<string, () => MemoryCase>,
+	onWarm: () => void,
+	onDone: () => void,
+): Promise<Record<string, CaseSeries>> {
+	const names = Object.keys(variants);
+	const out: Record<string, CaseSeries> = Object.fromEntries(names.map((n) => [n, { growth: [], retained: [], sampled: [], payload: [], items: [] }]));
+	for (let rep = 0; rep < settings.warmups + settings.reps; rep++) {
+		const line: string[] = [];
+		for (const name of names.map((_, i) => names[(i + rep) % names.length])) {
+			const report = await measureInChild(variants[name](), onWarm, onDone);
+			const growth = report.peakRss - report.baseRss;
+			line.push(`${name} +${(growth / MB).toFixed(1)} MB`);
+			if (rep < settings.warmups) continue;
+			out[name].growth.push(growth);
+			out[name].retained.push(report.retainedBytes);
+			out[name].sampled.push(report.sampledPeakRss - report.baseRss);
+			out[name].payload.push(report.payloadBytes);
+			out[name].items.push(report.items);
+		}
+		settings.log(`  ${label} ${rep < settings.warmups ? 'warm-up' : `rep ${rep - settings.warmups + 1}/${settings.reps}`}: ${line.join(', ')}`);
+	}
+	return out;
+}
+
+function growthMeasure(slug: string, label: string, s: CaseSeries, payload: number, baseline?: { label: string; series: CaseSeries }, headline = false): Measure {
+	const value = median(s.growth) / MB;
+	const multiple = (value * MB) / payload;
+	const measure: Measure = {
+		slug,
+		label: `${label}: peak RSS growth`,
+		unit: 'MB',
+		value,
+		samples: s.growth.map((g) => g / MB),
+		headline,
+	};
+	if (baseline) {
+		const base = median(baseline.series.growth) / MB;
+		measure.baseline = { label: baseline.label, value: base, samples: baseline.series.growth.map((g) => g / MB) };
+		measure.ratio = value / base;
+	}
+	const multipleMeasure = `${multiple.toFixed(2)}x payload`;
+	measure.ratioNote = `(${multipleMeasure})`;
+	if (multiple > THRESHOLD) measure.flag = `above ${THRESHOLD}x payload`;
+	return measure;
+}
+
+function retainedMeasure(slug: string, label: string, s: CaseSeries, payload: number): Measure {
+	const value = median(s.retained) / MB;
+	return {
+		slug,
+		label: `${label}: retained after GC (heap + external)`,
+		unit: 'MB',
+		value,
+		samples: s.retained.map((r) => r / MB),
+		ratioNote: `(${((value * MB) / payload).toFixed(2)}x payload)`,
+	};
+}
+
+/** URLs whose merged records add up to exactly `records` (the simulator gives 1-3 records per URL, fixed per URL). */
+function urlsForRecords(records: number, prefix: string): string[] {
+	const urls: string[] = [];
+	let total = 0;
+	for (let i = 0; total < records; i++) {
+		const url = `https://shop.example.com/${prefix}/item-${i}`;
+		const count = bulkUrlRecords(url).length;
+		if (total + count > records) continue;
+		urls.push(url);
+		total += count;
+	}
+	return urls;
+}
+
+async function screenshotCases(settings: BenchSettings): Promise<{ measures: Measure[]; notes: string[] }> {
+	const sim = await GatewaySimulator.start({ testWalletCount: 1 });
+	try {
+		const wallet = sim.testWallets[0];
+		const credentials = walletCredential(sim, wallet);
+		let n = 0;
+		const page = () => ({ url: `https://gallery.example.com/bench/${++n}`, warmUrl: `https://gallery.example.com/warm/${n}` });
+		const gateway = { url: sim.url, network: sim.network, tokenAddress: sim.tokenAddress };
+		const results = await series(
+			settings,
+			'20 MB screenshot',
+			{
+				nodeMemory: () => ({ kind: 'screenshot-node', binaryMode: 'memory', credentials, ...page() }),
+				nodeFilesystem: () => ({ kind: 'screenshot-node', binaryMode: 'filesystem', credentials, ...page() }),
+				download: () => ({ kind: 'screenshot-download', gateway, privateKey: wallet.privateKey, ...page() }),
+				text: () => ({ kind: 'screenshot-text', gateway, privateKey: wallet.privateKey, ...page() }),
+				stream: () => ({ kind: 'screenshot-stream', gateway, privateKey: wallet.privateKey, ...page() }),
+			},
+			() => (sim.options.screenshotBytes = SCREENSHOT_BYTES),
+			() => (sim.options.screenshotBytes = undefined),
+		);
+		for (const name of ['nodeMemory', 'nodeFilesystem', 'text', 'stream']) {
+			if (results[name].payload.some((bytes) => bytes !== SCREENSHOT_BYTES)) throw new Error(`${name} got ${results[name].payload.join(', ')} bytes of screenshot`);
+		}
+		const body = median(results.download.payload);
+		const download = { label: 'download into a Buffer', series: results.download };
+		return {
+			measures: [
+				growthMeasure('5.screenshotNode', '20 MB screenshot -> binary, node (binary data in memory, as the harness and n8n\'s "default" mode keep it)', results.nodeMemory, SCREENSHOT_BYTES, download, true),
+				growthMeasure('5.screenshotNodeFs', '20 MB screenshot -> binary, node (binary data on disk, n8n 2.x\'s default "filesystem" mode)', results.nodeFilesystem, SCREENSHOT_BYTES, download),
+				growthMeasure('5.screenshotText', 'Reference, no n8n: undici body.text() + JSON.parse + base64 decode (what the node\'s transport and Page > Fetch do)', results.text, SCREENSHOT_BYTES, download),
+				growthMeasure('5.screenshotStream', 'Reference, no n8n: the same with the body decoded chunk by chunk (TextDecoder stream)', results.stream, SCREENSHOT_BYTES, download),
+				growthMeasure('5.screenshotDownload', 'Baseline: the answer downloaded into a Buffer (undici body.arrayBuffer)', results.download, SCREENSHOT_BYTES),
+				retainedMeasure('5.screenshotNodeRetained', 'Node, binary data in memory', results.nodeMemory, SCREENSHOT_BYTES),
+				retainedMeasure('5.screenshotNodeFsRetained', 'Node, binary data on disk', results.nodeFilesystem, SCREENSHOT_BYTES),
+			],
+			notes: [
+				`Screenshot payload: ${SCREENSHOT_BYTES.toLocaleString('en-US')} bytes of JPEG (GatewaySimulator option screenshotBytes); the gateway's JSON answer carrying it as base64 is ${body.toLocaleString('en-US')} bytes.`,
+			],
+		};
+	} finally {
+		await sim.close();
+	}
+}
+
+async function bulkCases(settings: BenchSettings): Promise<{ measures: Measure[]; notes: string[] }> {
+	const sim = new PlatformSimulator({ bulkUrlDurationMs: 1000 });
+	await sim.listen();
+	try {
+		const urls = urlsForRecords(RECORDS, 'bench');
+		const warmUrls = urlsForRecords(20, 'warm');
+		// Every URL at once, so the job is complete one simulated second after it starts.
+		sim.options.bulkConcurrency = urls.length;
+		const bulkId = sim.startBulk(PLATFORM_DEMO_TOKEN, DEMO_MANUAL_SCRAPER_IDS[0], urls).id;
+		const warmBulkId = sim.startBulk(PLATFORM_DEMO_TOKEN, DEMO_MANUAL_SCRAPER_IDS[0], warmUrls).id;
+		sim.clock.advance(2_000);
+		const merged = (sim.getRecord<{ mergedData: unknown[] }>(bulkId)?.data as { mergedData: unknown[] }).mergedData.length;
+		if (merged !== RECORDS) throw new Error(`the bulk job has ${merged} merged records`);
+		const credentials = platformCredentials(sim);
+		const results = await series(
+			settings,
+			'10,000-record bulk job',
+			{
+				node: () => ({ kind: 'bulk-node', credentials, bulkId, warmBulkId }),
+				download: () => ({ kind: 'bulk-download', baseUrl: sim.url, token: PLATFORM_DEMO_TOKEN, bulkId, warmBulkId }),
+				decode: () => ({ kind: 'bulk-decode', baseUrl: sim.url, token: PLATFORM_DEMO_TOKEN, bulkId, warmBulkId }),
+			},
+			() => undefined,
+			() => undefined,
+		);
+		for (const name of ['node', 'decode']) {
+			if (results[name].items.some((items) => items !== RECORDS)) throw new Error(`${name} output ${results[name].items.join(', ')} items`);
+		}
+		const body = median(results.download.payload);
+		const download = { label: 'download into a Buffer', series: results.download };
+		return {
+			measures: [
+				growthMeasure('5.bulkNode', `${RECORDS.toLocaleString('en-US')}-record bulk job -> one item per merged record, node`, results.node, body, download, true),
+				growthMeasure('5.bulkDecode', 'Reference: download + JSON.parse + one {json, pairedItem} per record, no n8n', results.decode, body, download),
+				growthMeasure('5.bulkDownload', 'Baseline: the answer downloaded into a Buffer (undici body.arrayBuffer)', results.download, body),
+				retainedMeasure('5.bulkNodeRetained', 'Node', results.node, body),
+				retainedMeasure('5.bulkDecodeRetained', 'Reference, no n8n', results.decode, body),
+				retainedMeasure('5.bulkDownloadRetained', 'Baseline (the Buffer)', results.download, body),
+			],
+			notes: [
+				`Bulk payload: the Bulk > Get answer (GET /api/v1/results/:id) for a job of ${urls.length.toLocaleString('en-US')} URLs whose merged records add up to ${RECORDS.toLocaleString('en-US')}: ${body.toLocaleString('en-US')} bytes of JSON. Multiples are of that size.`,
+			],
+		};
+	} finally {
+		await sim.close();
+	}
+}
+
+/** Figure 5: peak RSS growth while a large answer becomes n8n data, as a multiple of the payload. */
+export async function memoryFigure(settings: BenchSettings): Promise<FigureResult> {
+	const bulk = await bulkCases(settings);
+	const screenshot = await screenshotCases(settings);
+	return {
+		id: 5,
+		title: 'Memory',
+		setup: [
+			'Each repetition of each case runs in a fresh Node process (test/bench/memory-child.ts, forked with --expose-gc). The child first runs the same case on a small payload (warm-up: code loaded and compiled), then collects garbage, resets the kernel\'s peak-RSS mark (`/proc/self/clear_refs` = 5), runs the case once on the large payload and reads the peak (`VmHWM` in /proc/self/status). Growth = peak - RSS at the start of the case. The simulators run in the parent process, so serving the payload is not counted.',
+			'The node cases run through the harness (n8n\'s WorkflowExecute); the output stays referenced until the peak is read.',
+			`"x payload" is growth / payload size; more than ${THRESHOLD}x is flagged. Baseline: the same answer just downloaded into a Buffer (undici / fetch arrayBuffer).`,
+			...screenshot.notes,
+			...bulk.notes,
+		],
+		measures: [...screenshot.measures, ...bulk.measures],
+		notes: [],
+	};
+}

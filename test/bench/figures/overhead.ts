@@ -1,0 +1,128 @@
+import { Agent } from 'undici';
+
+import { PLATFORM_DEMO_TOKEN, PlatformSimulator, PLATFORM_ROUTES } from '../../simulator/platform';
+import { callPlatform } from '../../simulator/platform/client';
+import type { FigureResult } from '../lib/report';
+import { timedMeasure } from '../lib/report';
+import { getJson, PROBES, registerProbes, replayHeaders, runPlatform, runProbe, urlOf } from '../lib/platform';
+import type { BenchSettings } from '../lib/stats';
+import { interleaved, median } from '../lib/stats';
+
+const ITEMS = 1_000;
+const THRESHOLD = 1.1;
+
+/** Figure 1: what n8n plus the pack cost per item, against a bare undici loop sending the same requests. */
+export async function overheadFigure(settings: BenchSettings): Promise<FigureResult> {
+	// Account > Get sums the account's results: its simulator holds none. Result > Get reads from a second one.
+	const sim = new PlatformSimulator();
+	await sim.listen();
+	const store = new PlatformSimulator();
+	await store.listen();
+	registerProbes();
+	try {
+		const input = Array.from({ length: ITEMS }, (_, i) => ({ i }));
+		// One result id per item, read from the item by an expression, as a workflow would.
+		const ids = await seedIds(store);
+		const resultInput = ids.map((id) => ({ id }));
+
+		// One run tells the baseline exactly what the node sends (method, path, headers).
+		sim.server.log.clear();
+		await runPlatform(sim, { resource: 'account', operation: 'get' }, input.slice(0, 1));
+		const accountEntry = sim.server.log.entries[0];
+		const headers = replayHeaders(accountEntry);
+		const accountUrl = urlOf(sim.url, accountEntry);
+		await runPlatform(store, { resource: 'result', operation: 'get', resultId: '={{ $json.id }}' }, resultInput.slice(0, 1));
+		const resultHeaders = replayHeaders(store.server.log.entries[0]);
+		store.server.log.clear();
+
+		const expectRequests = (what: string, route: string, target = sim) => {
+			const count = target.server.log.count(route);
+			if (count !== ITEMS) throw new Error(`${what} sent ${count} requests to ${route}, expected ${ITEMS}`);
+			target.server.log.clear();
+		};
+		// A fresh keep-alive pool per repetition: each side opens its connections inside its own timing.
+		const loop = async (reset: boolean) => {
+			const agent = new Agent();
+			for (let i = 0; i < ITEMS; i++) await getJson(accountUrl, headers, { reset, dispatcher: agent });
+			await agent.close();
+			expectRequests('baseline', PLATFORM_ROUTES.subscriptionAccount);
+		};
+
+		sim.server.log.clear();
+		const account = await interleaved(settings, 'account', {
+			node: async () => {
+				const result = await runPlatform(sim, { resource: 'account', operation: 'get' }, input);
+				if (result.items.length !== ITEMS) throw new Error(`node output ${result.items.length} items`);
+				expectRequests('node', PLATFORM_ROUTES.subscriptionAccount);
+			},
+			undici: () => loop(false),
+			undiciClose: () => loop(true),
+			engineUndici: async () => {
+				await runProbe(sim, PROBES.undici, input);
+				expectRequests('engine + undici probe', PLATFORM_ROUTES.subscriptionAccount);
+			},
+			engineHelper: async () => {
+				await runProbe(sim, PROBES.helper, input);
+				expectRequests('engine + n8n helper probe', PLATFORM_ROUTES.subscriptionAccount);
+			},
+		});
+
+		const result = await interleaved(settings, 'result', {
+			node: async () => {
+				const run = await runPlatform(store, { resource: 'result', operation: 'get', resultId: '={{ $json.id }}' }, resultInput);
+				if (run.items.length !== ITEMS) throw new Error(`node output ${run.items.length} items`);
+				expectRequests('node', PLATFORM_ROUTES.result, store);
+			},
+			undici: async () => {
+				const agent = new Agent();
+				for (const id of ids) await getJson(`${store.url}/api/v1/results/${id}`, resultHeaders, { dispatcher: agent });
+				await agent.close();
+				expectRequests('baseline', PLATFORM_ROUTES.result, store);
+			},
+		});
+
+		const accountRatio = median(account.node) / median(account.undici);
+		const perItem = (median(account.node) - median(account.undici)) / ITEMS;
+		const flag = accountRatio > THRESHOLD ? `above ${THRESHOLD}` : undefined;
+		return {
+			id: 1,
+			title: 'Per-item overhead',
+			setup: [
+				`${ITEMS.toLocaleString('en-US')} input items through the Scraper Platform node on n8n's engine (test/harness runNode: Manual Trigger -> node in n8n-core's WorkflowExecute), one request per item, sequential.`,
+				`Baseline: a bare undici loop sending the same ${ITEMS.toLocaleString('en-US')} requests (same method, path and headers, copied from the simulator's log of the node's request) to the same PlatformSimulator on loopback, one at a time, over a keep-alive pool.`,
+				'Attribution rows (same baseline): the bare loop with a new connection per request; n8n\'s engine with a probe node that sends each request with bare undici; n8n\'s engine with a probe node that sends each request with n8n\'s own helper (`this.helpers.httpRequestWithAuthentication`, as the pack does). The probes use none of the pack\'s code.',
+			],
+			measures: [
+				timedMeasure('1.account', `Account > Get, ${ITEMS.toLocaleString('en-US')} items`, account.node, { label: 'undici loop', samples: account.undici }, { headline: true, flag }),
+				{
+					slug: '1.perItem',
+					label: 'Overhead per item (pack - baseline) / items',
+					unit: 'ms',
+					value: perItem,
+				},
+				timedMeasure('1.result', `Result > Get, ${ITEMS.toLocaleString('en-US')} items (Result ID by expression)`, result.node, { label: 'undici loop', samples: result.undici }),
+				timedMeasure('1.undiciClose', 'Attribution: bare undici, new connection per request', account.undiciClose, { label: 'undici loop', samples: account.undici }),
+				timedMeasure('1.engineUndici', 'Attribution: n8n engine + probe node, bare undici per item', account.engineUndici, { label: 'undici loop', samples: account.undici }),
+				timedMeasure('1.engineHelper', 'Attribution: n8n engine + probe node, n8n\'s httpRequestWithAuthentication per item', account.engineHelper, { label: 'undici loop', samples: account.undici }),
+				timedMeasure('1.packLayer', 'Attribution: the pack\'s own layer (node vs the n8n-helper probe)', account.node, { label: 'n8n-helper probe', samples: account.engineHelper }),
+			],
+			notes: [],
+		};
+	} finally {
+		await sim.close();
+		await store.close();
+	}
+}
+
+/** 1,000 stored results of the demo account, for Result > Get (setup: read through the listing). */
+async function seedIds(sim: PlatformSimulator): Promise<string[]> {
+	sim.seedResults(PLATFORM_DEMO_TOKEN, ITEMS);
+	const ids: string[] = [];
+	for (let page = 1; ids.length < ITEMS; page++) {
+		const listed = await callPlatform<Array<{ id: string }>>(sim.url, 'GET', '/api/v1/results', { query: { page, pageSize: 100, sortField: 'createdAt', sortOrder: 'ASC' } });
+		if (listed.body.data.length === 0) break;
+		ids.push(...listed.body.data.map((r) => r.id));
+	}
+	sim.server.log.clear();
+	return ids;
+}

@@ -1,0 +1,90 @@
+import { GatewaySimulator } from '../../simulator/gateway';
+import { payingFetch } from '../../simulator/gateway/client';
+import { fetchParameters, requestCounts, runGateway } from '../lib/gateway';
+import type { FigureResult } from '../lib/report';
+import { timedMeasure } from '../lib/report';
+import type { BenchSettings } from '../lib/stats';
+import { interleaved, median } from '../lib/stats';
+
+const ITEMS = 100;
+
+/** Figure 2: HTTP requests and wall time for 100 paid page fetches, the node against @x402/fetch. */
+export async function paidFigure(settings: BenchSettings): Promise<FigureResult> {
+	const sim = await GatewaySimulator.start({ testWalletCount: 1 });
+	try {
+		const wallet = sim.testWallets[0];
+		const pay = payingFetch(sim, wallet);
+		let round = 0;
+		const urls = () => {
+			round++;
+			return Array.from({ length: ITEMS }, (_, i) => `https://shop.example.com/bench-${round}/product-${i}`);
+		};
+		// The default spend limit (1 USDC) is exactly 100 pages: raised so the limit is not what is measured.
+		const parameters = fetchParameters({ maxTotalSpend: 5 });
+		const node: Array<ReturnType<typeof requestCounts>> = [];
+		const library: Array<ReturnType<typeof requestCounts>> = [];
+
+		const samples = await interleaved(settings, 'paid', {
+			node: async () => {
+				const from = sim.server.log.entries.length;
+				const settled = sim.settlements.length;
+				const result = await runGateway(sim, wallet, parameters, urls().map((url) => ({ url })));
+				if (result.items.length !== ITEMS || sim.settlements.length - settled !== ITEMS) throw new Error('node did not pay for every item');
+				node.push(requestCounts(sim, from));
+			},
+			x402fetch: async () => {
+				const from = sim.server.log.entries.length;
+				const settled = sim.settlements.length;
+				for (const url of urls()) {
+					const response = await pay(`${sim.url}/api/service/scraperAPI`, {
+						method: 'POST',
+						headers: { 'content-type': 'application/json', accept: 'application/json' },
+						body: JSON.stringify({ url }),
+					});
+					if (response.status !== 200) throw new Error(`wrapFetchWithPayment got ${response.status}`);
+					await response.json();
+				}
+				if (sim.settlements.length - settled !== ITEMS) throw new Error('wrapFetchWithPayment did not pay for every item');
+				library.push(requestCounts(sim, from));
+			},
+		});
+
+		const perItem = (counts: typeof node) => median(counts.map((c) => c.total / ITEMS));
+		const nodePerItem = perItem(node);
+		const libraryPerItem = perItem(library);
+		const afterFirst = median(node.map((c) => (c.total - 2) / (ITEMS - 1)));
+		return {
+			id: 2,
+			title: 'Paid round trips',
+			setup: [
+				`${ITEMS} paid Page > Fetch items (one URL each, default fields, Parallel Requests 1) through the Scraper Gateway node on the harness, against GatewaySimulator: x402 v2, payments verified and settled on a local anvil chain, 0.01 USDC each, from one test wallet. Max Total Spend raised to 5 USDC (the default 1 USDC is exactly 100 pages).`,
+				`Baseline: @x402/fetch's wrapFetchWithPayment (test/simulator/gateway/client.ts payingFetch) paying the same ${ITEMS} fetches with the same wallet, one after another.`,
+				'Requests counted from the simulator\'s log (sim.server.log): every request that reached the gateway, signed or not.',
+			],
+			measures: [
+				{
+					slug: '2.requestsPerItem',
+					label: 'HTTP requests per paid item',
+					unit: '',
+					value: nodePerItem,
+					baseline: { label: 'wrapFetchWithPayment', value: libraryPerItem },
+					ratio: nodePerItem / libraryPerItem,
+					headline: true,
+					flag: afterFirst > 1 ? 'more than one request per paid item' : undefined,
+				},
+				{
+					slug: '2.requestsAfterFirst',
+					label: 'HTTP requests per paid item after the first (the first learns the price from a 402)',
+					unit: '',
+					value: afterFirst,
+				},
+				{ slug: '2.signed', label: 'Signed requests per run', unit: '', value: median(node.map((c) => c.signed)), baseline: { label: 'wrapFetchWithPayment', value: median(library.map((c) => c.signed)) } },
+				{ slug: '2.unpaid402', label: '402 answers per run', unit: '', value: median(node.map((c) => c.unpaid402)), baseline: { label: 'wrapFetchWithPayment', value: median(library.map((c) => c.unpaid402)) } },
+				timedMeasure('2.wall', `Wall time, ${ITEMS} paid fetches`, samples.node, { label: 'wrapFetchWithPayment', samples: samples.x402fetch }, { headline: true }),
+			],
+			notes: [],
+		};
+	} finally {
+		await sim.close();
+	}
+}

@@ -1,0 +1,78 @@
+import { Agent } from 'undici';
+
+import { PLATFORM_DEMO_TOKEN, PlatformSimulator, PLATFORM_ROUTES } from '../../simulator/platform';
+import { getJson, replayHeaders, runPlatform, urlOf } from '../lib/platform';
+import type { FigureResult } from '../lib/report';
+import { timedMeasure } from '../lib/report';
+import type { BenchSettings } from '../lib/stats';
+import { interleaved } from '../lib/stats';
+
+const RESULTS = 10_000;
+const PAGE_SIZE = 100;
+const MINIMUM = Math.ceil(RESULTS / PAGE_SIZE);
+
+/** Figure 6: Result > Get Many with Return All over 10,000 results at page size 100. */
+export async function returnAllFigure(settings: BenchSettings): Promise<FigureResult> {
+	const sim = new PlatformSimulator();
+	await sim.listen();
+	try {
+		sim.seedResults(PLATFORM_DEMO_TOKEN, RESULTS);
+		const parameters = { resource: 'result', operation: 'getMany', returnAll: true, options: { pageSize: PAGE_SIZE } };
+
+		// One run gives the requests the node makes; the baseline resends exactly those, in the same order.
+		sim.server.log.clear();
+		const first = await runPlatform(sim, parameters);
+		const entries = sim.server.log.for(PLATFORM_ROUTES.results);
+		const requestsMade = sim.server.log.count();
+		if (first.items.length !== RESULTS) throw new Error(`Return All output ${first.items.length} items, expected ${RESULTS}`);
+		const headers = replayHeaders(entries[0]);
+		const urls = entries.map((entry) => urlOf(sim.url, entry));
+		const itemsSeen = new Set(first.items.map((item) => String(item.json.id))).size;
+		sim.server.log.clear();
+
+		const requestCounts: number[] = [];
+		const samples = await interleaved(settings, 'return all', {
+			node: async () => {
+				const run = await runPlatform(sim, parameters);
+				if (run.items.length !== RESULTS) throw new Error(`Return All output ${run.items.length} items`);
+				requestCounts.push(sim.server.log.count());
+				sim.server.log.clear();
+			},
+			undici: async () => {
+				const agent = new Agent();
+				let records = 0;
+				for (const url of urls) records += ((await getJson(url, headers, { dispatcher: agent })) as { data: unknown[] }).data.length;
+				await agent.close();
+				if (records !== RESULTS) throw new Error(`baseline read ${records} records`);
+				sim.server.log.clear();
+			},
+		});
+		const maxRequests = Math.max(requestsMade, ...requestCounts);
+		return {
+			id: 6,
+			title: 'Return All',
+			setup: [
+				`${RESULTS.toLocaleString('en-US')} results stored for the account (PlatformSimulator.seedResults); Result > Get Many with Return All and Page Size ${PAGE_SIZE}, one input item, through the harness.`,
+				`Minimum: ceil(${RESULTS.toLocaleString('en-US')} / ${PAGE_SIZE}) = ${MINIMUM} list requests. Requests counted from the simulator's log (every route).`,
+				'Wall-time baseline: a bare undici loop requesting the same pages (same URLs and headers as the node sent) one after another, parsing each JSON body.',
+			],
+			measures: [
+				{
+					slug: '6.requests',
+					label: `Requests for ${RESULTS.toLocaleString('en-US')} results`,
+					unit: 'requests',
+					value: maxRequests,
+					baseline: { label: 'minimum', value: MINIMUM },
+					ratio: maxRequests / MINIMUM,
+					headline: true,
+					flag: maxRequests > MINIMUM ? 'more than the minimum' : undefined,
+				},
+				{ slug: '6.items', label: 'Distinct results output', unit: '', value: itemsSeen, baseline: { label: 'stored', value: RESULTS }, ratio: itemsSeen / RESULTS },
+				timedMeasure('6.wall', 'Wall time, Return All', samples.node, { label: 'undici loop over the same pages', samples: samples.undici }, { headline: true }),
+			],
+			notes: [],
+		};
+	} finally {
+		await sim.close();
+	}
+}

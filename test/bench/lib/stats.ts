@@ -1,0 +1,54 @@
+/** Median of the samples (mean of the two middle ones for an even count). */
+export function median(samples: readonly number[]): number {
+	if (samples.length === 0) return Number.NaN;
+	const sorted = [...samples].sort((a, b) => a - b);
+	const mid = Math.floor(sorted.length / 2);
+	return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+export interface BenchSettings {
+	/** Measured repetitions per variant (the figure is their median). */
+	reps: number;
+	/** Unmeasured repetitions before them. */
+	warmups: number;
+	/** Progress lines go here (stderr), never into RESULTS.md. */
+	log: (line: string) => void;
+}
+
+/** A repetition's wall time in milliseconds, measured around `fn`. */
+export async function wallMs(fn: () => Promise<unknown>): Promise<number> {
+	const start = performance.now();
+	await fn();
+	return performance.now() - start;
+}
+
+/**
+ * Runs every variant `warmups + reps` times and returns the measured wall times per variant. The variants take
+ * turns inside each repetition, in an order that rotates, so load from other processes on a shared machine and
+ * any drift (heap growth, JIT) fall on all of them alike rather than on whichever runs last.
+ */
+export async function interleaved<K extends string>(
+	settings: BenchSettings,
+	label: string,
+	variants: Record<K, () => Promise<unknown>>,
+): Promise<Record<K, number[]>> {
+	const names = Object.keys(variants) as K[];
+	const samples = Object.fromEntries(names.map((n) => [n, [] as number[]])) as Record<K, number[]>;
+	const total = settings.warmups + settings.reps;
+	for (let rep = 0; rep < total; rep++) {
+		const order = names.map((_, i) => names[(i + rep) % names.length]);
+		const line: string[] = [];
+		for (const name of order) {
+			const ms = await wallMs(variants[name]);
+			if (rep >= settings.warmups) samples[name].push(ms);
+			line.push(`${name} ${ms.toFixed(0)} ms`);
+		}
+		settings.log(`  ${label} ${rep < settings.warmups ? 'warm-up' : `rep ${rep - settings.warmups + 1}/${settings.reps}`}: ${line.join(', ')}`);
+	}
+	return samples;
+}
+
+export function round(value: number, digits = 2): number {
+	const f = 10 ** digits;
+	return Math.round(value * f) / f;
+}

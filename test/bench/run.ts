@@ -1,0 +1,98 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- the benchmark runner is plain Node: it reads arguments, writes files and exits */
+// First: n8n-core reads its user folder when it loads; keep it away from the real ~/.n8n.
+import '../harness/setup';
+
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+import { memoryFigure } from './figures/memory';
+import { overheadFigure } from './figures/overhead';
+import { paidFigure } from './figures/paid';
+import { parallelFigure } from './figures/parallel';
+import { returnAllFigure } from './figures/returnAll';
+import { triggerFigure } from './figures/trigger';
+import type { BenchRun, FigureResult } from './lib/report';
+import { machineInfo, renderMarkdown } from './lib/report';
+import type { BenchSettings } from './lib/stats';
+import { round } from './lib/stats';
+
+const HERE = __dirname;
+const RESULTS_MD = path.join(HERE, 'RESULTS.md');
+const RESULTS_JSON = path.join(HERE, 'results.json');
+const BEFORE_JSON = path.join(HERE, 'before.json');
+
+const FIGURES: Record<number, (settings: BenchSettings) => Promise<FigureResult>> = {
+	1: overheadFigure,
+	2: paidFigure,
+	3: parallelFigure,
+	4: triggerFigure,
+	5: memoryFigure,
+	6: returnAllFigure,
+};
+
+interface Args {
+	only?: number[];
+	reps: number;
+	warmups: number;
+	saveBefore: boolean;
+	out?: string;
+}
+
+function parseArgs(argv: string[]): Args {
+	const args: Args = { reps: 5, warmups: 1, saveBefore: false };
+	for (const arg of argv) {
+		const [name, value] = arg.replace(/^--/, '').split('=');
+		if (name === 'only') args.only = value.split(',').map(Number);
+		else if (name === 'reps') args.reps = Math.max(1, Number(value));
+		else if (name === 'warmups') args.warmups = Math.max(0, Number(value));
+		else if (name === 'save-before') args.saveBefore = true;
+		else if (name === 'out') args.out = path.resolve(value);
+		else throw new Error(`unknown argument ${arg}: use --only=1,6 --reps=5 --warmups=1 --save-before --out=FILE`);
+	}
+	return args;
+}
+
+async function main(): Promise<void> {
+	const args = parseArgs(process.argv.slice(2));
+	const settings: BenchSettings = { reps: args.reps, warmups: args.warmups, log: (line) => process.stderr.write(`${line}\n`) };
+	const machine = machineInfo();
+	const started = Date.now();
+	const figures: FigureResult[] = [];
+	const selected = (args.only ?? Object.keys(FIGURES).map(Number)).sort((a, b) => a - b);
+	for (const id of selected) {
+		const run = FIGURES[id];
+		if (!run) throw new Error(`no figure ${id}`);
+		const figureStart = Date.now();
+		settings.log(`figure ${id} ...`);
+		figures.push(await run(settings));
+		settings.log(`figure ${id} done in ${((Date.now() - figureStart) / 1000).toFixed(0)} s`);
+	}
+	machine.loadEnd = os.loadavg().map((l) => round(l, 2));
+	const result: BenchRun = {
+		date: new Date(started).toISOString(),
+		durationSeconds: (Date.now() - started) / 1000,
+		reps: args.reps,
+		warmups: args.warmups,
+		machine,
+		figures,
+	};
+	const before = existsSync(BEFORE_JSON) && !args.saveBefore ? (JSON.parse(readFileSync(BEFORE_JSON, 'utf8')) as BenchRun) : undefined;
+	const markdown = renderMarkdown(result, before);
+	const complete = args.only === undefined;
+	// A partial run never overwrites the committed results unless asked to.
+	const out = args.out ?? (complete ? RESULTS_MD : undefined);
+	if (out) writeFileSync(out, markdown);
+	if (complete) writeFileSync(RESULTS_JSON, `${JSON.stringify(result, null, '\t')}\n`);
+	if (args.saveBefore) writeFileSync(BEFORE_JSON, `${JSON.stringify(result, null, '\t')}\n`);
+	process.stdout.write(out ? `wrote ${path.relative(process.cwd(), out)}\n` : markdown);
+}
+
+main().then(
+	// n8n-core keeps module-level timers open after a run: leave explicitly.
+	() => process.exit(0),
+	(error: unknown) => {
+		process.stderr.write(`${(error as Error).stack ?? String(error)}\n`);
+		process.exit(1);
+	},
+);
