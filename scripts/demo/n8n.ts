@@ -83,16 +83,21 @@ export function nodeOutput(run: N8nRun, nodeName: string): N8nItem[] {
 	return task.data?.main?.[0] ?? [];
 }
 
-/** The JSON document n8n prints after its log lines: from the first line that opens an object at column 0. */
+/**
+ * The JSON document n8n prints among its log lines: from a line that opens an object at column 0 to a line that
+ * closes it at column 0 (the task runner may log after it).
+ */
 export function parseRawOutput(stdout: string): N8nRun | undefined {
 	const lines = stdout.split('\n');
 	for (let i = 0; i < lines.length; i++) {
-		if (lines[i] !== '{' && !lines[i].startsWith('{"')) continue;
-		const text = lines.slice(i).join('\n').trim();
-		try {
-			return JSON.parse(text) as N8nRun;
-		} catch {
-			// A log line that happens to start with "{": keep looking.
+		if (lines[i] !== '{') continue;
+		for (let j = i + 1; j < lines.length; j++) {
+			if (lines[j] !== '}') continue;
+			try {
+				return JSON.parse(lines.slice(i, j + 1).join('\n')) as N8nRun;
+			} catch {
+				// A closing brace inside a string value: keep looking.
+			}
 		}
 	}
 	return undefined;

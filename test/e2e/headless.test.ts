@@ -21,10 +21,11 @@ function example(file: string): { id: string; nodes: Array<{ name: string; type:
 
 /** A successful run: exit 0 and every node without error; otherwise fail with what n8n printed. */
 function expectSuccess(result: ExecuteResult): NonNullable<ExecuteResult['run']> {
-	if (result.code !== 0 || !result.run) {
-		throw new Error(`n8n execute failed (exit ${result.code})\n${result.stdout.slice(-6000)}\n${result.stderr.slice(-3000)}`);
+	const error = result.run?.data.resultData.error;
+	if (result.code !== 0 || !result.run || error) {
+		const why = error ? `${error.message ?? 'error'} in ${result.run?.data.resultData.lastNodeExecuted}` : `exit ${result.code}`;
+		throw new Error(`n8n execute failed (${why})\n${result.stdout.slice(-6000)}\n${result.stderr.slice(-3000)}`);
 	}
-	expect(result.run.data.resultData.error).toBeUndefined();
 	return result.run;
 }
 
