@@ -15,7 +15,7 @@ import { triggerFigure } from './figures/trigger';
 import type { BenchRun, FigureResult } from './lib/report';
 import { machineInfo, renderMarkdown } from './lib/report';
 import type { BenchSettings } from './lib/stats';
-import { round } from './lib/stats';
+import { retried, round } from './lib/stats';
 
 const HERE = __dirname;
 const RESULTS_MD = path.join(HERE, 'RESULTS.md');
@@ -76,6 +76,7 @@ async function main(): Promise<void> {
 		warmups: args.warmups,
 		machine,
 		figures,
+		retried,
 	};
 	const before = existsSync(BEFORE_JSON) && !args.saveBefore ? (JSON.parse(readFileSync(BEFORE_JSON, 'utf8')) as BenchRun) : undefined;
 	const markdown = renderMarkdown(result, before);

@@ -10,7 +10,7 @@ import type { MemoryCase, MemoryReport } from '../memory-child';
 import { platformCredentials } from '../lib/platform';
 import type { FigureResult, Measure } from '../lib/report';
 import type { BenchSettings } from '../lib/stats';
-import { median } from '../lib/stats';
+import { median, withRetry } from '../lib/stats';
 
 const SCREENSHOT_BYTES = 20_000_000;
 const RECORDS = 10_000;
@@ -71,7 +71,7 @@ async function series(
 	for (let rep = 0; rep < settings.warmups + settings.reps; rep++) {
 		const line: string[] = [];
 		for (const name of names.map((_, i) => names[(i + rep) % names.length])) {
-			const report = await measureInChild(variants[name](), onWarm, onDone);
+			const report = await withRetry(settings, `${label} ${name}`, () => measureInChild(variants[name](), onWarm, onDone));
 			const growth = report.peakRss - report.baseRss;
 			line.push(`${name} +${(growth / MB).toFixed(1)} MB`);
 			if (rep < settings.warmups) continue;

@@ -82,6 +82,8 @@ export async function overheadFigure(settings: BenchSettings): Promise<FigureRes
 		});
 
 		const accountRatio = median(account.node) / median(account.undici);
+		const vsBare = (samples: number[]) => (median(samples) / median(account.undici)).toFixed(2);
+		const connection = String(accountEntry.headers.connection ?? '(none)');
 		const perItem = (median(account.node) - median(account.undici)) / ITEMS;
 		const flag = accountRatio > THRESHOLD ? `above ${THRESHOLD}` : undefined;
 		return {
@@ -106,7 +108,11 @@ export async function overheadFigure(settings: BenchSettings): Promise<FigureRes
 				timedMeasure('1.engineHelper', 'Attribution: n8n engine + probe node, n8n\'s httpRequestWithAuthentication per item', account.engineHelper, { label: 'undici loop', samples: account.undici }),
 				timedMeasure('1.packLayer', 'Attribution: the pack\'s own layer (node vs the n8n-helper probe)', account.node, { label: 'n8n-helper probe', samples: account.engineHelper }),
 			],
-			notes: [],
+			notes: [
+				`**Where the time goes.** n8n's engine running a probe node that sends each request with bare undici takes ${vsBare(account.engineUndici)}x the bare loop: the engine's per-item work is not the cost. The same probe sending each request through n8n's own helper (\`httpRequestWithAuthentication\`, no pack code) takes ${vsBare(account.engineHelper)}x, and the pack's node ${(median(account.node) / median(account.engineHelper)).toFixed(2)}x of that probe: the pack adds nothing measurable on top of n8n's helper. The bare loop opening a new connection for every request takes ${vsBare(account.undiciClose)}x: most of the helper's cost is a new TCP connection per request. The node's requests arrive with \`Connection: ${connection}\`.`,
+				'**Cause.** n8n-core 2.8.1 builds a new agent for every request: `convertN8nRequestToAxios` calls `setAxiosAgents` (node_modules/n8n-core/dist/execution-engine/node-execution-context/utils/request-helper-functions.js), which calls `createHttpProxyAgent` (node_modules/n8n-core/dist/http-proxy.js), which returns `new http.Agent(options)` without keepAlive. Every platform and marketplace request of the pack goes through that helper: nodes/shared/transport.ts, `apiRequest`, `ctx.helpers.httpRequestWithAuthentication.call(ctx, api.credentialType, options)`. On loopback a new connection costs about a millisecond; against a remote HTTPS service it is a TCP and a TLS handshake (two to three round trips) per item.',
+				'**Fix (proposed; the lead decides: it trades n8n\'s helper for a pool of the pack\'s own).** In nodes/shared/transport.ts, send with undici `request` over one module-level `EnvHttpProxyAgent` (keep-alive; it honours HTTP_PROXY, HTTPS_PROXY and NO_PROXY as n8n\'s helper does), with the credential\'s header set from the cached credentials, `headersTimeout`/`bodyTimeout` = the request\'s timeout and `signal` = `getExecutionCancelSignal()`. Expected effect: the node at the level of the "engine + bare undici" probe above.',
+			],
 		};
 	} finally {
 		await sim.close();

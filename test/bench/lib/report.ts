@@ -53,6 +53,8 @@ export interface BenchRun {
 	warmups: number;
 	machine: Machine;
 	figures: FigureResult[];
+	/** Repetitions that failed for an environmental reason and were run again. */
+	retried?: string[];
 }
 
 const ROOT = path.resolve(__dirname, '../../..');
@@ -179,6 +181,11 @@ export function renderMarkdown(run: BenchRun, before?: BenchRun): string {
 		if (figure.notes.length > 0) {
 			for (const note of figure.notes) out.push(note, '');
 		}
+	}
+	if (run.retried && run.retried.length > 0) {
+		out.push('## Repetitions run again', '', 'These failed for a reason outside the pack (listed as they happened) and were run again:', '');
+		for (const line of run.retried) out.push(`- ${line}`);
+		out.push('');
 	}
 	if (before) {
 		out.push(...beforeAfter(run, before));

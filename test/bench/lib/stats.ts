@@ -39,13 +39,34 @@ export async function interleaved<K extends string>(
 		const order = names.map((_, i) => names[(i + rep) % names.length]);
 		const line: string[] = [];
 		for (const name of order) {
-			const ms = await wallMs(variants[name]);
+			const ms = await withRetry(settings, `${label} ${name}`, () => wallMs(variants[name]));
 			if (rep >= settings.warmups) samples[name].push(ms);
 			line.push(`${name} ${ms.toFixed(0)} ms`);
 		}
 		settings.log(`  ${label} ${rep < settings.warmups ? 'warm-up' : `rep ${rep - settings.warmups + 1}/${settings.reps}`}: ${line.join(', ')}`);
 	}
 	return samples;
+}
+
+/** Failures of the environment (e.g. the local chain timing out under load) seen and retried during the run. */
+export const retried: string[] = [];
+
+/**
+ * Runs a repetition again (at most twice) when it fails: on a shared machine the simulated chain can time out
+ * under load. The failure is kept in `retried` and listed in RESULTS.md; a third failure ends the run.
+ */
+export async function withRetry<T>(settings: BenchSettings, what: string, fn: () => Promise<T>): Promise<T> {
+	for (let attempt = 1; ; attempt++) {
+		try {
+			return await fn();
+		} catch (error) {
+			// eslint-disable-next-line @n8n/community-nodes/require-node-api-error -- benchmark code in plain Node, not a node: the run ends with the original error
+			if (attempt >= 3) throw error;
+			const message = (error as Error).message.split('\n')[0].slice(0, 300);
+			retried.push(`${what}: ${message}`);
+			settings.log(`  ${what} failed, repeated: ${message}`);
+		}
+	}
 }
 
 export function round(value: number, digits = 2): number {
