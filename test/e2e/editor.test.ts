@@ -141,8 +141,16 @@ describe.each(browserVersions)('the demo (n8n %s) in chromium', (version) => {
 
 	afterAll(async () => {
 		await context?.close();
-		// Safety net when the Ctrl-C test did not run or failed.
+		// Safety net when the Ctrl-C test did not run or failed: the demo stops what it started on SIGINT; n8n and
+		// the simulator run in process groups of their own, so they are ended here too should the demo not manage.
+		if (demo && demo.exitCode === null && demo.signalCode === null) {
+			const exited = new Promise<void>((resolve) => demo.once('exit', () => resolve()));
+			killGroup(demo.pid, 'SIGINT');
+			await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 30_000))]);
+		}
 		killGroup(demo?.pid, 'SIGKILL');
+		killGroup(ready?.n8nPid, 'SIGKILL');
+		killGroup(ready?.simulatorPid, 'SIGKILL');
 		for (const folder of folders) rmSync(folder, { recursive: true, force: true });
 	});
 
