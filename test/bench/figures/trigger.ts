@@ -138,6 +138,8 @@ export async function triggerFigure(settings: BenchSettings): Promise<FigureResu
 			...setupNotes,
 		],
 		measures,
-		notes: [],
+		notes: [
+			'An idle poll is one list request however many jobs are stored: it asks only for bulk records whose updatedAt is past the cursor (dateRangeColumn=updatedAt, startAt, sortOrder ASC, search Bulk-AI), and a running job\'s updatedAt stays at its start until it completes. A poll that finds completed jobs needs no per-job request, because the listing carries each job\'s urlDetails and mergedData. After a poll that moved the cursor, the next one re-reads the minute before it once (late writes): still one request while that minute holds fewer than 100 bulk records.',
+		],
 	};
 }

@@ -138,7 +138,7 @@ function measureTable(measures: Measure[]): string[] {
 }
 
 /** The figures in Markdown, with the machine they ran on and, when given, the numbers before the fixes. */
-export function renderMarkdown(run: BenchRun, before?: BenchRun): string {
+export function renderMarkdown(run: BenchRun, before?: BenchRun, isBefore = false): string {
 	const m = run.machine;
 	const out: string[] = [
 		'# Benchmark results',
@@ -147,6 +147,15 @@ export function renderMarkdown(run: BenchRun, before?: BenchRun): string {
 		`Every time is the median of ${run.reps} repetitions after ${run.warmups} warm-up, with its baseline measured in the`,
 		'same process, taking turns with it in each repetition. Memory figures come from child processes (one per repetition).',
 		'',
+		...(isBefore
+			? [
+					'## Before the fixes',
+					'',
+					'This run is the **before** of the fixes its notes propose: it is also saved as `test/bench/before.json`. Once the',
+					'fixes are in, `npm run bench` measures again and adds a "Before and after the fixes" table comparing the two.',
+					'',
+				]
+			: []),
 		'## Machine',
 		'',
 		'| | |',
