@@ -248,6 +248,8 @@ describe.each(browserVersions)('the demo (n8n %s) in chromium', (version) => {
 		const count = page.locator('[data-test-id="ndv-items-count"]');
 		await count.waitFor({ timeout: 60_000 });
 		expect((await count.innerText()).trim()).toBe(`${merged} items`);
+		// The records themselves, with the job's id on each (the table renders a moment after the count).
+		await page.locator('[data-test-id="ndv-data-container"]').getByText('bulkId', { exact: true }).first().waitFor();
 		await shot('08-bulk-trigger-test-event');
 		await closeNodeView();
 	});
