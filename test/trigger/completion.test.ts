@@ -5,7 +5,7 @@ import { callPlatform } from '../simulator/platform/client';
 import type { PlatformSimulator } from '../simulator/platform';
 import { OVERLAP_MS } from '../../nodes/ScraperBulkTrigger/poll';
 import type { TriggerDatabase, TriggerInstance } from './harness';
-import { LIST, MINUTE, SCRAPER_A, TOKEN, completedAt, countRequests, ids, newTrigger, record, startJob, useSimulator } from './helpers';
+import { LIST, MINUTE, SCRAPER_A, TOKEN, beforeEachRequest, completedAt, countRequests, ids, newTrigger, record, startJob, useSimulator } from './helpers';
 
 const ctx = useSimulator();
 
@@ -171,11 +171,11 @@ describe('Scraper Bulk Trigger: each completed job exactly once', () => {
 			sim.clock.advance(10);
 		}
 		sim.clock.advance(20_000);
-		trigger.beforeRequest = (n) => {
+		const unhook = beforeEachRequest(sim, (n) => {
 			if (n === 2) sim.clock.advance(20_000);
-		};
+		});
 		const poll = await countRequests(sim, () => trigger.poll());
-		trigger.beforeRequest = undefined;
+		unhook();
 		expect(poll.list).toBe(2);
 		// With page offsets, the 40 jobs moving to the end would have pushed C1..C5 back onto the page already read.
 		expect(new Set(ids(poll.value))).toEqual(new Set([...early, ...racing]));
@@ -195,10 +195,10 @@ describe('Scraper Bulk Trigger: each completed job exactly once', () => {
 		startJob(sim, { urls: 1, urlMs: 3_600_000 });
 		sim.clock.advance(MINUTE);
 		// A service whose list leaves `data` out: the real list page with `data` removed, served once.
-		trigger.beforeRequest = async (n, options) => {
+		const unhook = beforeEachRequest(sim, async (n, request) => {
 			if (n !== 1) return;
 			const real = await callPlatform<IDataObject[]>(sim.url, 'GET', '/api/v1/results', {
-				query: { ...(options.qs as Record<string, string>), testProbe: '1' },
+				query: { ...request.query, testProbe: '1' },
 			});
 			const stripped = real.body.data.map((listed) => {
 				const copy = { ...listed };
@@ -207,8 +207,9 @@ describe('Scraper Bulk Trigger: each completed job exactly once', () => {
 			});
 			expect(stripped).toHaveLength(4);
 			sim.server.faults.add({ kind: 'status', status: 200, routes: [LIST], times: 1, body: { ...real.body, data: stripped } });
-		};
+		});
 		const poll = await countRequests(sim, () => trigger.poll());
+		unhook();
 		expect(poll.list).toBe(1);
 		// Only the three that ended are read by id; the running one is not.
 		expect(poll.detail).toBe(3);
@@ -266,15 +267,15 @@ describe('Scraper Bulk Trigger: failing polls lose nothing', () => {
 		sim.clock.advance(MINUTE);
 		const stateBefore = trigger.staticData();
 		const savedBefore = { ...trigger.database };
-		trigger.beforeRequest = (n) => {
+		const unhook = beforeEachRequest(sim, (n) => {
 			if (n === 2) sim.server.faults.add({ kind: 'status', routes: [LIST], ...fault });
-		};
+		});
 		const failing = countRequests(sim, () => trigger.poll());
 		const error = await failing.then(
 			() => undefined,
 			(e: unknown) => e as Error & { description?: string },
 		);
-		trigger.beforeRequest = undefined;
+		unhook();
 		expect(error).toBeDefined();
 		// Nothing was written: the cursor and the handled ids are as before the poll, in memory and saved.
 		expect(trigger.staticData()).toEqual(stateBefore);

@@ -1,9 +1,7 @@
 import { PollContext } from 'n8n-core';
 import { NodeHelpers, Workflow } from 'n8n-workflow';
 import type {
-	IAllExecuteFunctions,
 	IDataObject,
-	IHttpRequestOptions,
 	INode,
 	INodeExecutionData,
 	INodeType,
@@ -99,25 +97,11 @@ export class TriggerInstance {
 		} as unknown as IWorkflowExecuteAdditionalData;
 	}
 
-	/**
-	 * Called before each HTTP request a poll sends (1 for the first), e.g. to move the simulated clock or add a
-	 * fault between two pages. The request itself still goes through n8n's real helper.
-	 */
-	beforeRequest?: (requestNumber: number, options: IHttpRequestOptions) => void | Promise<void>;
-
 	/** The context n8n hands to `poll()` (a new one per call is fine: n8n keeps state only in static data). */
 	context(mode: WorkflowExecuteMode = 'trigger'): PollContext {
 		// n8n activates with 'activate' when a user turns the workflow on and with 'init' when it starts up again.
 		const activation: WorkflowActivateMode = mode === 'manual' ? 'manual' : this.database.saves > 0 ? 'init' : 'activate';
-		const ctx = new PollContext(this.workflow, this.node, this.additionalData, mode, activation);
-		const send = ctx.helpers.httpRequestWithAuthentication;
-		const hook = () => this.beforeRequest;
-		let count = 0;
-		ctx.helpers.httpRequestWithAuthentication = async function (this: IAllExecuteFunctions, ...args: Parameters<typeof send>) {
-			await hook()?.(++count, args[1]);
-			return await send.apply(this, args);
-		};
-		return ctx;
+		return new PollContext(this.workflow, this.node, this.additionalData, mode, activation);
 	}
 
 	/** The node's static data as it is in memory now (a plain copy). */

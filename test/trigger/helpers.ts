@@ -3,6 +3,7 @@ import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 import { SimClock } from '../simulator/core/clock';
 import { DEMO_MANUAL_SCRAPER_IDS, FAIL_MARKER, PLATFORM_DEMO_TOKEN, PLATFORM_ROUTES, PlatformSimulator } from '../simulator/platform';
 import type { BulkData, PlatformSimulatorOptions, ResultRecord } from '../simulator/platform';
+import type { LoggedRequest } from '../simulator/core/log';
 import { TriggerInstance } from './harness';
 import type { TriggerDatabase } from './harness';
 
@@ -98,4 +99,23 @@ export class PastClock extends SimClock {
 	now(): number {
 		return super.now() - this.shiftMs;
 	}
+}
+
+/**
+ * Runs `hook` as the simulator receives each request of a poll (numbered from 1), before it answers: a test acts
+ * between the pages of one poll this way. Requests the test sends itself with `testProbe` in the query are not
+ * counted. Returns the function that removes the hook.
+ */
+export function beforeEachRequest(
+	sim: PlatformSimulator,
+	hook: (requestNumber: number, request: LoggedRequest) => void | Promise<void>,
+): () => void {
+	let count = 0;
+	sim.server.beforeHandle = async (request) => {
+		if (request.query.testProbe) return;
+		await hook(++count, request);
+	};
+	return () => {
+		sim.server.beforeHandle = undefined;
+	};
 }

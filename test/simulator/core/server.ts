@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import type { SimClock } from './clock';
 import { FaultInjector } from './faults';
 import { RequestLog } from './log';
+import type { LoggedRequest } from './log';
 
 export interface SimRequest {
 	method: string;
@@ -62,6 +63,12 @@ export class SimServer {
 	private readonly errorBody: (status: number) => unknown;
 	private server?: http.Server;
 	private baseUrl?: string;
+
+	/**
+	 * Test control: runs after a request is logged and before faults and the handler, e.g. to move the clock or
+	 * add a fault between two pages of one poll.
+	 */
+	beforeHandle?: (request: LoggedRequest) => void | Promise<void>;
 
 	constructor(options: SimServerOptions) {
 		this.name = options.name;
@@ -150,6 +157,7 @@ export class SimServer {
 			at: this.clock.now(),
 		};
 		this.log.add(entry);
+		await this.beforeHandle?.(entry);
 
 		let reply: SimReply | undefined;
 		for (const fault of this.faults.pick(routeName)) {
