@@ -37,6 +37,7 @@ interface Args {
 	warmups: number;
 	saveBefore: boolean;
 	out?: string;
+	memory?: Array<'screenshot' | 'bulk'>;
 }
 
 function parseArgs(argv: string[]): Args {
@@ -48,14 +49,20 @@ function parseArgs(argv: string[]): Args {
 		else if (name === 'warmups') args.warmups = Math.max(0, Number(value));
 		else if (name === 'save-before') args.saveBefore = true;
 		else if (name === 'out') args.out = path.resolve(value);
-		else throw new Error(`unknown argument ${arg}: use --only=1,6 --reps=5 --warmups=1 --save-before --out=FILE`);
+		else if (name === 'memory') args.memory = value.split(',').filter((c): c is 'screenshot' | 'bulk' => c === 'screenshot' || c === 'bulk');
+		else throw new Error(`unknown argument ${arg}: use --only=1,6 --reps=5 --warmups=1 --memory=bulk,screenshot --save-before --out=FILE`);
 	}
 	return args;
 }
 
 async function main(): Promise<void> {
 	const args = parseArgs(process.argv.slice(2));
-	const settings: BenchSettings = { reps: args.reps, warmups: args.warmups, log: (line) => process.stderr.write(`${line}\n`) };
+	const settings: BenchSettings = {
+		reps: args.reps,
+		warmups: args.warmups,
+		log: (line) => process.stderr.write(`${line}\n`),
+		memoryCases: args.memory,
+	};
 	const machine = machineInfo();
 	const started = Date.now();
 	const figures: FigureResult[] = [];
@@ -80,7 +87,7 @@ async function main(): Promise<void> {
 	};
 	const before = existsSync(BEFORE_JSON) && !args.saveBefore ? (JSON.parse(readFileSync(BEFORE_JSON, 'utf8')) as BenchRun) : undefined;
 	const markdown = renderMarkdown(result, before, args.saveBefore);
-	const complete = args.only === undefined;
+	const complete = args.only === undefined && args.memory === undefined;
 	// A partial run never overwrites the committed results unless asked to.
 	const out = args.out ?? (complete ? RESULTS_MD : undefined);
 	if (out) writeFileSync(out, markdown);

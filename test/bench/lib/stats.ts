@@ -13,6 +13,8 @@ export interface BenchSettings {
 	warmups: number;
 	/** Progress lines go here (stderr), never into RESULTS.md. */
 	log: (line: string) => void;
+	/** Figure 5 only: which memory cases to run (default both). */
+	memoryCases?: Array<'screenshot' | 'bulk'>;
 }
 
 /** A repetition's wall time in milliseconds, measured around `fn`. */
