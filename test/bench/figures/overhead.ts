@@ -115,17 +115,50 @@ export async function overheadFigure(settings: BenchSettings): Promise<FigureRes
 				timedMeasure('1.engineHelper', 'Attribution: n8n engine + probe node, n8n\'s httpRequestWithAuthentication per item', account.engineHelper, { label: 'undici loop', samples: account.undici }),
 				timedMeasure('1.packLayer', 'Attribution: the pack\'s own layer (node vs the n8n-helper probe)', account.node, { label: 'n8n-helper probe', samples: account.engineHelper }),
 			],
-			notes: [
-				`**Where the time goes.** n8n's engine running a probe node that sends each request with bare undici takes ${vsBare(account.engineUndici)}x the bare loop: the engine's per-item work is not the cost. The same probe sending each request through n8n's own helper (\`httpRequestWithAuthentication\`, no pack code) takes ${vsBare(account.engineHelper)}x, and the pack's node ${(median(account.node) / median(account.engineHelper)).toFixed(2)}x of that probe: the pack adds nothing measurable on top of n8n's helper. The bare loop opening a new connection for every request takes ${vsBare(account.undiciClose)}x: most of the helper's cost is a new TCP connection per request. The node's requests arrive with \`Connection: ${connection}\`.`,
-				`Result > Get with the Result ID read from each item by an expression takes ${(median(result.node) / median(result.undici)).toFixed(2)}x, with one fixed Result ID ${(median(result.nodeFixed) / median(result.undici)).toFixed(2)}x: resolving an expression per item is n8n's own work (its expression engine sets up a context for every evaluation), paid by any node whose parameter is an expression.`,
-				'**Cause.** n8n-core 2.8.1 builds a new agent for every request: `convertN8nRequestToAxios` calls `setAxiosAgents` (node_modules/n8n-core/dist/execution-engine/node-execution-context/utils/request-helper-functions.js), which calls `createHttpProxyAgent` (node_modules/n8n-core/dist/http-proxy.js), which returns `new http.Agent(options)` without keepAlive. Every platform and marketplace request of the pack goes through that helper: nodes/shared/transport.ts, `apiRequest`, `ctx.helpers.httpRequestWithAuthentication.call(ctx, api.credentialType, options)`. On loopback a new connection costs about a millisecond; against a remote HTTPS service it is a TCP and a TLS handshake (two to three round trips) per item.',
-				'**Fix (proposed; the lead decides: it trades n8n\'s helper for a pool of the pack\'s own).** In nodes/shared/transport.ts, send with undici `request` over one module-level `EnvHttpProxyAgent` (keep-alive; it honours HTTP_PROXY, HTTPS_PROXY and NO_PROXY as n8n\'s helper does), with the credential\'s header set from the cached credentials, `headersTimeout`/`bodyTimeout` = the request\'s timeout and `signal` = `getExecutionCancelSignal()`. Expected effect: the node at the level of the "engine + bare undici" probe above.',
-			],
+			notes: overheadNotes({
+				engineUndici: vsBare(account.engineUndici),
+				engineHelper: vsBare(account.engineHelper),
+				undiciClose: vsBare(account.undiciClose),
+				nodeVsHelper: (median(account.node) / median(account.engineHelper)).toFixed(2),
+				nodeVsEngineUndici: (median(account.node) / median(account.engineUndici)).toFixed(2),
+				expression: (median(result.node) / median(result.undici)).toFixed(2),
+				fixedId: (median(result.nodeFixed) / median(result.undici)).toFixed(2),
+				connection,
+			}),
 		};
 	} finally {
 		await sim.close();
 		await store.close();
 	}
+}
+
+/** The notes follow what was measured: a node whose requests go out with `Connection: close` still opens one per item. */
+function overheadNotes(r: {
+	engineUndici: string;
+	engineHelper: string;
+	undiciClose: string;
+	nodeVsHelper: string;
+	nodeVsEngineUndici: string;
+	expression: string;
+	fixedId: string;
+	connection: string;
+}): string[] {
+	const newConnectionPerRequest = r.connection.toLowerCase() === 'close';
+	const notes = [
+		`**Where the time goes.** n8n's engine running a probe node that sends each request with bare undici takes ${r.engineUndici}x the bare loop: that is the engine's own per-item work. The same probe sending each request through n8n's own helper (\`httpRequestWithAuthentication\`, no pack code) takes ${r.engineHelper}x; the bare loop opening a new connection for every request takes ${r.undiciClose}x: most of the helper's cost is a new TCP connection per request. The pack's node takes ${r.nodeVsHelper}x the helper probe and ${r.nodeVsEngineUndici}x the bare-undici probe; its requests arrive with \`Connection: ${r.connection}\`.`,
+		`Result > Get with the Result ID read from each item by an expression takes ${r.expression}x, with one fixed Result ID ${r.fixedId}x: resolving an expression per item is n8n's own work (its expression engine sets up a context for every evaluation), paid by any node whose parameter is an expression.`,
+		'**Cause found.** n8n-core 2.8.1 builds a new agent for every request: `convertN8nRequestToAxios` calls `setAxiosAgents` (node_modules/n8n-core/dist/execution-engine/node-execution-context/utils/request-helper-functions.js), which calls `createHttpProxyAgent` (node_modules/n8n-core/dist/http-proxy.js), which returns `new http.Agent(options)` without keepAlive. On loopback a new connection costs about a millisecond; against a remote HTTPS service it is a TCP and a TLS handshake (two to three round trips) per item.',
+	];
+	if (newConnectionPerRequest) {
+		notes.push(
+			'**Fix (proposed).** Every platform and marketplace request of the pack goes through that helper (nodes/shared/transport.ts, `apiRequest`, `ctx.helpers.httpRequestWithAuthentication`). Send instead with undici `request` over one module-level `EnvHttpProxyAgent` (keep-alive; it honours HTTP_PROXY, HTTPS_PROXY and NO_PROXY as n8n\'s helper does), with the credential\'s header, `headersTimeout`/`bodyTimeout` = the request\'s timeout and `signal` = `getExecutionCancelSignal()`. Expected effect: the node at the level of the bare-undici probe.',
+		);
+	} else {
+		notes.push(
+			'**Fixed.** nodes/shared/transport.ts `apiRequest` sends over one keep-alive pool (undici `EnvHttpProxyAgent`, proxies from HTTP_PROXY, HTTPS_PROXY and NO_PROXY) instead of n8n\'s helper, with the credential\'s own `authenticate` applied. The node is now at the level of the bare-undici probe: what remains over the bare loop is n8n\'s engine per item. "Before and after" at the end of this file has the figures of the run before the fix.',
+		);
+	}
+	return notes;
 }
 
 /** 1,000 stored results of the demo account, for Result > Get (setup: read through the listing). */

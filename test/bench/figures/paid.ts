@@ -85,7 +85,6 @@ export async function paidFigure(settings: BenchSettings): Promise<FigureResult>
 			notes: [
 				`The node sends one unpaid request per execution, whose 402 names the price, then exactly one signed request per item (${afterFirst.toFixed(2)} per paid item after the first; ${nodePerItem.toFixed(2)} over the run, the 402 included). wrapFetchWithPayment sends every call twice, unpaid then paid (${libraryPerItem.toFixed(2)}).`,
 				`Wall time per paid item: ${(median(samples.node) / ITEMS).toFixed(0)} ms (node) against ${(median(samples.x402fetch) / ITEMS).toFixed(0)} ms (library). On loopback both are dominated by the payment itself (signing, the facilitator's verification and the on-chain settlement, one at a time); the round trip the node saves per item is worth a network round trip against a remote gateway, not on loopback.`,
-				'Observation (no threshold crossed): nodes/shared/x402/transport.ts `postJson` creates a new undici `Agent` for every request and destroys it after the answer, so every paid call also opens a new TCP (and, against a real gateway, TLS) connection. undici\'s `request` takes `headersTimeout` and `bodyTimeout` per request, so one module-level Agent could carry every call with the same per-call deadline and reuse connections.',
 			],
 		};
 	} finally {
