@@ -1,3 +1,5 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- benchmark code in plain Node: it calls the garbage collector that --expose-gc exposes */
+
 /** Median of the samples (mean of the two middle ones for an even count). */
 export function median(samples: readonly number[]): number {
 	if (samples.length === 0) return Number.NaN;
@@ -17,6 +19,11 @@ export interface BenchSettings {
 	memoryCases?: Array<'screenshot' | 'bulk'>;
 }
 
+/** Full garbage collection when Node runs with --expose-gc (as `npm run bench` does); otherwise nothing. */
+export function collectGarbage(): void {
+	(globalThis as { gc?: () => void }).gc?.();
+}
+
 /** A repetition's wall time in milliseconds, measured around `fn`. */
 export async function wallMs(fn: () => Promise<unknown>): Promise<number> {
 	const start = performance.now();
@@ -26,8 +33,9 @@ export async function wallMs(fn: () => Promise<unknown>): Promise<number> {
 
 /**
  * Runs every variant `warmups + reps` times and returns the measured wall times per variant. The variants take
- * turns inside each repetition, in an order that rotates, so load from other processes on a shared machine and
- * any drift (heap growth, JIT) fall on all of them alike rather than on whichever runs last.
+ * turns inside each repetition, in an order that changes, so load from other processes on a shared machine and
+ * any drift (heap growth, JIT) fall on all of them alike rather than on whichever runs last. Garbage is collected
+ * before each timed run.
  */
 export async function interleaved<K extends string>(
 	settings: BenchSettings,
@@ -38,9 +46,13 @@ export async function interleaved<K extends string>(
 	const samples = Object.fromEntries(names.map((n) => [n, [] as number[]])) as Record<K, number[]>;
 	const total = settings.warmups + settings.reps;
 	for (let rep = 0; rep < total; rep++) {
-		const order = names.map((_, i) => names[(i + rep) % names.length]);
+		// Rotate, and reverse every other repetition, so no variant always follows the same one.
+		const rotated = names.map((_, i) => names[(i + rep) % names.length]);
+		const order = rep % 2 === 1 ? rotated.reverse() : rotated;
 		const line: string[] = [];
 		for (const name of order) {
+			// The garbage one variant leaves would otherwise be collected during the next one's timing.
+			collectGarbage();
 			const ms = await withRetry(settings, `${label} ${name}`, () => wallMs(variants[name]));
 			if (rep >= settings.warmups) samples[name].push(ms);
 			line.push(`${name} ${ms.toFixed(0)} ms`);
