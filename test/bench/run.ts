@@ -21,6 +21,7 @@ const HERE = __dirname;
 const RESULTS_MD = path.join(HERE, 'RESULTS.md');
 const RESULTS_JSON = path.join(HERE, 'results.json');
 const BEFORE_JSON = path.join(HERE, 'before.json');
+const BEFORE_MD = path.join(HERE, 'RESULTS.before.md');
 
 const FIGURES: Record<number, (settings: BenchSettings) => Promise<FigureResult>> = {
 	1: overheadFigure,
@@ -88,10 +89,10 @@ async function main(): Promise<void> {
 	const before = existsSync(BEFORE_JSON) && !args.saveBefore ? (JSON.parse(readFileSync(BEFORE_JSON, 'utf8')) as BenchRun) : undefined;
 	const markdown = renderMarkdown(result, before, args.saveBefore);
 	const complete = args.only === undefined && args.memory === undefined;
-	// A partial run never overwrites the committed results unless asked to.
-	const out = args.out ?? (complete ? RESULTS_MD : undefined);
+	// A partial run never overwrites the committed results unless asked to; a "before" run writes its own files.
+	const out = args.out ?? (complete ? (args.saveBefore ? BEFORE_MD : RESULTS_MD) : undefined);
 	if (out) writeFileSync(out, markdown);
-	if (complete) writeFileSync(RESULTS_JSON, `${JSON.stringify(result, null, '\t')}\n`);
+	if (complete && !args.saveBefore) writeFileSync(RESULTS_JSON, `${JSON.stringify(result, null, '\t')}\n`);
 	if (args.saveBefore) writeFileSync(BEFORE_JSON, `${JSON.stringify(result, null, '\t')}\n`);
 	process.stdout.write(out ? `wrote ${path.relative(process.cwd(), out)}\n` : markdown);
 }

@@ -79,7 +79,8 @@ export function machineInfo(): Machine {
 		node: process.version,
 		n8nCore,
 		platform: `${os.type()} ${os.release()} ${os.arch()}`,
-		commit: gitCommit(),
+		// A run outside the repository (e.g. a tree with a fix reverted) names what it measured.
+		commit: process.env.BENCH_COMMIT ?? gitCommit(),
 		loadStart: os.loadavg().map((l) => round(l, 2)),
 	};
 }
@@ -152,8 +153,8 @@ export function renderMarkdown(run: BenchRun, before?: BenchRun, isBefore = fals
 			? [
 					'## Before the fixes',
 					'',
-					'This run is the **before** of the fixes its notes propose: it is also saved as `test/bench/before.json`. Once the',
-					'fixes are in, `npm run bench` measures again and adds a "Before and after the fixes" table comparing the two.',
+					'This run is the **before** of the fixes its notes propose (`npm run bench -- --save-before`, saved as',
+					'`test/bench/before.json`). `npm run bench` measures again and adds a "Before and after the fixes" table to RESULTS.md.',
 					'',
 				]
 			: []),
@@ -208,8 +209,9 @@ function beforeAfter(run: BenchRun, before: BenchRun): string[] {
 	const out = [
 		'## Before and after the fixes',
 		'',
-		`"Before" is \`test/bench/before.json\`: the same suite run on ${before.date} (commit ${before.machine.commit}, load average`,
-		`${before.machine.loadStart.join(' / ')} at its start), before the causes found by the figures were fixed.`,
+		`"Before" is \`test/bench/before.json\` (full report: \`test/bench/RESULTS.before.md\`): the same suite on the same machine,`,
+		`run on ${before.date} (${before.machine.commit}; load average ${before.machine.loadStart.join(' / ')} at its start), before the causes`,
+		'found by the figures were fixed.',
 		'',
 		'| # | Measure | Before | After | Before ratio | After ratio |',
 		'|---|---|---|---|---|---|',
