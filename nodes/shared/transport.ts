@@ -84,17 +84,24 @@ function sharedPool(): Dispatcher {
  * The credential's generic `authenticate` applied to the headers and query, resolving its `{{$credentials.name}}`
  * references, as n8n's credentials helper does for these declarative definitions.
  */
+// Resolved once per decrypted credentials object (one per execution), not on every request of a 1,000-item run.
+const authenticationCache = new WeakMap<ICredentialDataDecryptedObject, { headers: Record<string, string>; qs: Record<string, string> }>();
+
 export function authenticationFor(
 	authenticate: IAuthenticateGeneric,
 	credentials: ICredentialDataDecryptedObject,
 ): { headers: Record<string, string>; qs: Record<string, string> } {
+	const cached = authenticationCache.get(credentials);
+	if (cached) return cached;
 	const resolve = (value: unknown) =>
 		String(value ?? '')
 			.replace(/^=/, '')
 			.replace(/\{\{\s*\$credentials\.(\w+)\s*\}\}/g, (_, name: string) => String(credentials[name] ?? ''));
 	const entries = (group: unknown) =>
 		Object.fromEntries(Object.entries((group ?? {}) as Record<string, unknown>).map(([name, value]) => [name, resolve(value)]));
-	return { headers: entries(authenticate.properties.headers), qs: entries(authenticate.properties.qs) };
+	const resolved = { headers: entries(authenticate.properties.headers), qs: entries(authenticate.properties.qs) };
+	authenticationCache.set(credentials, resolved);
+	return resolved;
 }
 
 /** An empty object is no body, as with n8n's helper: e.g. a run without URL overrides sends none. */
