@@ -9,10 +9,6 @@ export function pairWith(items: INodeExecutionData[], itemIndex: number): INodeE
 	return items.map((item) => (item.pairedItem === undefined ? { ...item, pairedItem: { item: itemIndex } } : item));
 }
 
-export function jsonItems(records: IDataObject[], itemIndex: number): INodeExecutionData[] {
-	return records.map((json) => ({ json, pairedItem: { item: itemIndex } }));
-}
-
 /** Makes sure an error carries the item index, so n8n shows which item failed. */
 export function withItemIndex(ctx: IExecuteFunctions, error: unknown, itemIndex: number): Error {
 	if (error instanceof NodeOperationError || (error as { context?: JsonObject })?.context) {

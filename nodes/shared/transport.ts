@@ -112,8 +112,12 @@ function hasBody(request: ApiRequest): boolean {
 }
 
 function toQuery(qs: IDataObject | undefined, extra: Record<string, string>): string {
+	const all = { ...qs, ...extra };
+	const names = Object.keys(all);
+	if (names.length === 0) return '';
 	const params = new URLSearchParams();
-	for (const [name, value] of Object.entries({ ...(qs ?? {}), ...extra })) {
+	for (const name of names) {
+		const value = all[name];
 		if (value === undefined || value === null) continue;
 		for (const entry of Array.isArray(value) ? value : [value]) params.append(name, String(entry));
 	}
@@ -245,7 +249,8 @@ export async function apiRequest<T = IDataObject>(
 		...auth.headers,
 	};
 	const signal = 'getExecutionCancelSignal' in ctx ? ctx.getExecutionCancelSignal() : undefined;
-	const node = ctx.getNode();
+	// n8n's getNode() deep-copies the node: read it only for an error, not on every request.
+	const node = () => ctx.getNode();
 	let rateLimitWaited = 0;
 	let rateLimitRetries = 0;
 	let readAttempts = 0;
@@ -256,7 +261,7 @@ export async function apiRequest<T = IDataObject>(
 			response = await send(url, request, requestHeaders, signal);
 		} catch (error) {
 			if (signal?.aborted) {
-				throw nodeOperationError(node, 'The execution was canceled while waiting for ' + api.service, {
+				throw nodeOperationError(node(), 'The execution was canceled while waiting for ' + api.service, {
 					itemIndex,
 					description: 'Nothing more was sent. Run the workflow again when you are ready.',
 				});
@@ -267,7 +272,7 @@ export async function apiRequest<T = IDataObject>(
 				await sleep(backoffDelay(readAttempts++, policy));
 				continue;
 			}
-			throw networkError(node, {
+			throw networkError(node(), {
 				service: api.service,
 				itemIndex,
 				cause: cause.text,
@@ -284,7 +289,7 @@ export async function apiRequest<T = IDataObject>(
 				await sleep(backoffDelay(readAttempts++, policy));
 				continue;
 			}
-			throw networkError(node, {
+			throw networkError(node(), {
 				service: api.service,
 				itemIndex,
 				cause: 'the answer was not valid JSON',
@@ -306,7 +311,7 @@ export async function apiRequest<T = IDataObject>(
 			continue;
 		}
 
-		throw apiError(node, {
+		throw apiError(node(), {
 			status: statusCode,
 			body,
 			itemIndex,
