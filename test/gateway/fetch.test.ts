@@ -3,6 +3,7 @@ import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 import { allText, runNode } from '../harness';
 import type { RunOptions, RunResult } from '../harness';
 import { decodeJpeg, GatewaySimulator, SCREENSHOT_HEIGHT, SCREENSHOT_WIDTH } from '../simulator/gateway';
+import { simulateFetch } from '../simulator/gateway/upstream';
 import {
 	balances,
 	captureOutput,
@@ -170,6 +171,28 @@ describe('Page: Fetch pays 0.01 USDC per page on chain, one round trip per paid 
 			// No base64 image anywhere in the JSON.
 			expect(allText(item.json)).not.toContain(binary!.data.slice(0, 200));
 			expect(allText(item.json).length).toBeLessThan(10_000);
+		} finally {
+			sim.options.screenshotBytes = undefined;
+		}
+	});
+
+	test('a 3 MB screenshot arrives byte for byte as the gateway sent it (decoded while it streams in)', async () => {
+		sim.options.screenshotBytes = 3_000_000;
+		try {
+			const url = 'https://example.com/large-shot';
+			const result = await run(0, {
+				parameters: fetchParams({ additionalFields: { screenshot: true } }),
+				input: urlsInput([url]),
+			});
+			expect(result.error).toBeUndefined();
+			const [item] = result.items;
+			const sent = simulateFetch({ url, screenshot: true }, { screenshotBytes: 3_000_000 }).data.screenshot as string;
+			const bytes = Buffer.from(item.binary!.screenshot.data, 'base64');
+			expect(bytes.equals(Buffer.from(sent, 'base64'))).toBe(true);
+			expect(item.json.screenshot).toMatchObject({ bytes: 3_000_000 });
+			// The rest of the answer is read as before.
+			expect(item.json.html).toContain('<html');
+			expect(String(item.json.markdown).length).toBeGreaterThan(0);
 		} finally {
 			sim.options.screenshotBytes = undefined;
 		}

@@ -30,6 +30,8 @@ export interface GatewayResult {
 	settlement?: Settlement;
 	/** Nonce of the signed authorization, for a paid call. */
 	nonce?: string;
+	/** Base64 fields of the answer decoded to bytes, by dotted path (see `post`). */
+	decoded: Map<string, Buffer>;
 }
 
 export interface SessionOptions {
@@ -112,9 +114,16 @@ export class GatewaySession {
 	/**
 	 * POSTs `body` to `path` on the gateway and pays for it. The first call of an execution goes unpaid and
 	 * learns the requirement from the 402; later calls (and parallel calls waiting for that first answer) carry
-	 * a payment signed from the known requirement.
+	 * a payment signed from the known requirement. `base64Fields` name string fields of the answer, e.g.
+	 * ['data', 'screenshot'], to decode into bytes while it streams in rather than after it is parsed.
 	 */
-	async post(itemIndex: number, path: string, body: unknown, deadlineMs: number): Promise<GatewayResult> {
+	async post(
+		itemIndex: number,
+		path: string,
+		body: unknown,
+		deadlineMs: number,
+		base64Fields: ReadonlyArray<readonly string[]> = [],
+	): Promise<GatewayResult> {
 		const url = `${this.wallet.baseUrl}${path}`;
 		let known = this.known.get(path);
 		if (!known) {
@@ -122,7 +131,7 @@ export class GatewaySession {
 			if (pending) known = await pending;
 		}
 		if (!known) {
-			const discovery = this.discover(itemIndex, url, path, body, deadlineMs);
+			const discovery = this.discover(itemIndex, url, path, body, deadlineMs, base64Fields);
 			const shared = discovery.then(
 				(outcome) => (outcome.kind === 'required' ? outcome.known : undefined),
 				() => undefined,
@@ -134,10 +143,10 @@ export class GatewaySession {
 			} finally {
 				this.discovering.delete(path);
 			}
-			if (outcome.kind === 'free') return { body: outcome.answer.json, receipt: null };
+			if (outcome.kind === 'free') return { body: outcome.answer.json, receipt: null, decoded: outcome.answer.decoded };
 			known = outcome.known;
 		}
-		return await this.payAndSend(itemIndex, url, path, body, deadlineMs, known, true);
+		return await this.payAndSend(itemIndex, url, path, body, deadlineMs, base64Fields, known, true);
 	}
 
 	/** The unpaid first request: its 402 names the price. Nothing is signed here. */
@@ -147,8 +156,9 @@ export class GatewaySession {
 		path: string,
 		body: unknown,
 		deadlineMs: number,
+		base64Fields: ReadonlyArray<readonly string[]>,
 	): Promise<{ kind: 'required'; known: KnownRequirement } | { kind: 'free'; answer: HttpAnswer }> {
-		const outcome = await postJson(url, body, {}, deadlineMs);
+		const outcome = await postJson(url, body, {}, deadlineMs, base64Fields);
 		if (!outcome.ok) throw this.unreachable(itemIndex, outcome.failure);
 		const answer = outcome.answer;
 		if (answer.status === 402) {
@@ -190,6 +200,7 @@ export class GatewaySession {
 		path: string,
 		body: unknown,
 		deadlineMs: number,
+		base64Fields: ReadonlyArray<readonly string[]>,
 		known: KnownRequirement,
 		mayRefresh: boolean,
 	): Promise<GatewayResult> {
@@ -215,7 +226,7 @@ export class GatewaySession {
 			});
 		}
 
-		const outcome = await postJson(url, body, { 'PAYMENT-SIGNATURE': signed.header }, deadlineMs);
+		const outcome = await postJson(url, body, { 'PAYMENT-SIGNATURE': signed.header }, deadlineMs, base64Fields);
 		if (!outcome.ok) {
 			if (outcome.failure.neverSent) {
 				// The signed authorization never left this machine: nothing can be settled with it.
@@ -230,7 +241,7 @@ export class GatewaySession {
 
 		if (answer.status >= 200 && answer.status < 300) {
 			this.ledger.commit(amount);
-			return { body: answer.json, receipt: toReceipt(signed, settlement), settlement, nonce: signed.nonce };
+			return { body: answer.json, receipt: toReceipt(signed, settlement), settlement, nonce: signed.nonce, decoded: answer.decoded };
 		}
 		if (answer.status === 402) {
 			// A 402 means the payment was not accepted or not settled: nothing was charged.
@@ -238,7 +249,7 @@ export class GatewaySession {
 			const fresh = decodePaymentRequired(answer.headers['payment-required']);
 			if (mayRefresh && fresh) {
 				const refreshed = this.learn(itemIndex, path, answer);
-				return await this.payAndSend(itemIndex, url, path, body, deadlineMs, refreshed, false);
+				return await this.payAndSend(itemIndex, url, path, body, deadlineMs, base64Fields, refreshed, false);
 			}
 			// First line only: gateways may pass on multi-line library errors.
 			const reason = (fresh?.error ?? settlement?.errorMessage ?? settlement?.errorReason ?? 'no reason given').split('\n')[0].slice(0, 300);

@@ -1,5 +1,7 @@
 import { Agent, request } from 'undici';
 
+import { readWithBase64Fields } from '../base64Fields';
+
 /** What came back over HTTP. Header names are lower case. */
 export interface HttpAnswer {
 	status: number;
@@ -7,6 +9,8 @@ export interface HttpAnswer {
 	/** Parsed JSON body, or undefined when the body was empty or not JSON. */
 	json: unknown;
 	text: string;
+	/** The base64 fields asked for, decoded while the body streamed in, by dotted path; `json` holds "" there. */
+	decoded: Map<string, Buffer>;
 }
 
 /** A request that got no complete HTTP answer. */
@@ -57,6 +61,7 @@ export async function postJson(
 	body: unknown,
 	headers: Record<string, string>,
 	deadlineMs: number,
+	base64Fields: ReadonlyArray<readonly string[]> = [],
 ): Promise<HttpOutcome> {
 	const agent = new Agent({ headersTimeout: deadlineMs, bodyTimeout: deadlineMs, connectTimeout: Math.min(CONNECT_TIMEOUT_MS, deadlineMs) });
 	try {
@@ -67,7 +72,11 @@ export async function postJson(
 			body: JSON.stringify(body),
 			signal: AbortSignal.timeout(deadlineMs),
 		});
-		const text = await response.body.text();
+		const length = Number(response.headers['content-length']);
+		const { text, decoded } =
+			base64Fields.length > 0
+				? await readWithBase64Fields(response.body, base64Fields, Number.isFinite(length) ? length : undefined)
+				: { text: await response.body.text(), decoded: new Map<string, Buffer>() };
 		const flat: Record<string, string> = {};
 		for (const [name, value] of Object.entries(response.headers)) {
 			if (value !== undefined) flat[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
@@ -78,11 +87,13 @@ export async function postJson(
 		} catch {
 			json = undefined;
 		}
-		return { ok: true, answer: { status: response.statusCode, headers: flat, json, text } };
+		return { ok: true, answer: { status: response.statusCode, headers: flat, json, text, decoded } };
 	} catch (error) {
 		return { ok: false, failure: describeFailure(error, deadlineMs) };
 	} finally {
-		// Every request gets its own Agent (its timeouts are the deadline): free its sockets now.
+		// Every request gets its own Agent and so a fresh connection: a pooled one the gateway has just closed would
+		// fail a paid request in a way that cannot be told from one that reached it, and paid requests are never
+		// retried. The cost is a connection (and TLS handshake) per call. Free its sockets now.
 		void agent.destroy().catch(() => undefined);
 	}
 }
