@@ -10,6 +10,7 @@ import { BinaryDataService } from 'n8n-core';
 import type { ICredentialDataDecryptedObject, IDataObject, INodeExecutionData } from 'n8n-workflow';
 import { request } from 'undici';
 
+import { readWithBase64Fields } from '../../nodes/shared/base64Fields';
 import { runNode } from '../harness';
 import type { GatewaySimulator } from '../simulator/gateway';
 import { createPayingClient } from '../simulator/gateway/client';
@@ -22,7 +23,7 @@ import { createPayingClient } from '../simulator/gateway/client';
 export type MemoryCase =
 	| { kind: 'screenshot-node'; binaryMode: 'memory' | 'filesystem'; credentials: Record<string, ICredentialDataDecryptedObject>; url: string; warmUrl: string }
 	| {
-			kind: 'screenshot-download' | 'screenshot-text' | 'screenshot-stream';
+			kind: 'screenshot-download' | 'screenshot-text' | 'screenshot-reader';
 			gateway: { url: string; network: string; tokenAddress: string };
 			privateKey: `0x${string}`;
 			url: string;
@@ -107,20 +108,18 @@ async function runCase(warm: boolean): Promise<{ keep: unknown; payloadBytes: nu
 			return { keep: body, payloadBytes: body.length, items: 1 };
 		}
 		case 'screenshot-text': {
-			// What the node's transport and Page > Fetch do, without n8n: body.text(), JSON.parse, base64 decode.
+			// What the node's transport and Page > Fetch did before the reader: body.text(), JSON.parse, base64 decode.
 			const response = await paidRequest(warm ? config.warmUrl : config.url, config.privateKey, config.gateway);
 			const image = imageOf(await response.body.text());
 			return { keep: image, payloadBytes: image.length, items: 1 };
 		}
-		case 'screenshot-stream': {
-			// The same, with the body decoded chunk by chunk: no list of chunks and no joined copy of them.
+		case 'screenshot-reader': {
+			// The pack's reader alone: data.screenshot decoded while the answer streams in, the rest parsed.
 			const response = await paidRequest(warm ? config.warmUrl : config.url, config.privateKey, config.gateway);
-			const decoder = new TextDecoder();
-			let text = '';
-			for await (const chunk of response.body) text += decoder.decode(chunk as Buffer, { stream: true });
-			text += decoder.decode();
-			const image = imageOf(text);
-			return { keep: image, payloadBytes: image.length, items: 1 };
+			const { text, decoded } = await readWithBase64Fields(response.body, [['data', 'screenshot']], Number(response.headers['content-length']));
+			const image = decoded.get('data.screenshot');
+			if (!image) throw new Error('the reader decoded no screenshot');
+			return { keep: { image, envelope: JSON.parse(text) as unknown }, payloadBytes: image.length, items: 1 };
 		}
 		case 'bulk-node': {
 			const result = await runNode({

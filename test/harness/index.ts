@@ -34,8 +34,17 @@ import packageJson from '../../package.json';
 const ROOT = path.resolve(__dirname, '../..');
 export const PACKAGE_NAME = packageJson.name;
 
-/** `dist/nodes/X/X.node.js` -> the TypeScript source the tests run. */
+/**
+ * Tests run the TypeScript source. The benchmarks set SCRAPER_PACKAGE_FROM=dist to measure the bundle n8n loads
+ * (`npm run build`): tsx's transpiled source carries helpers (function naming) that cost time per call.
+ */
+function fromDist(): boolean {
+	return process.env.SCRAPER_PACKAGE_FROM === 'dist';
+}
+
+/** `dist/nodes/X/X.node.js` -> the file to load: the bundle itself, or the TypeScript source the tests run. */
 function sourceOf(distPath: string): string {
+	if (fromDist()) return path.join(ROOT, distPath);
 	return path.join(ROOT, distPath.replace(/^dist\//, '').replace(/\.js$/, '.ts'));
 }
 
@@ -52,6 +61,8 @@ let registry: { nodes: Map<string, INodeType>; credentials: Map<string, ICredent
 /** Our nodes and credentials, loaded from the package.json `n8n` lists and named as n8n names community nodes. */
 export function loadPackage() {
 	if (registry) return registry;
+	const missing = fromDist() && [...packageJson.n8n.nodes, ...packageJson.n8n.credentials].find((f) => !existsSync(sourceOf(f)));
+	if (missing) throw new Error(`SCRAPER_PACKAGE_FROM=dist but ${missing} is missing: run \`npm run build\` first`);
 	const nodes = new Map<string, INodeType>();
 	const credentials = new Map<string, ICredentialType>();
 	// A node listed in package.json whose source is not written yet is skipped; asking for it fails clearly.

@@ -42,6 +42,8 @@ export interface Machine {
 	n8nCore: string;
 	platform: string;
 	commit: string;
+	/** What was loaded: the built bundle (dist/, as n8n loads it) or the TypeScript source. */
+	package?: string;
 	loadStart: number[];
 	loadEnd?: number[];
 }
@@ -81,6 +83,7 @@ export function machineInfo(): Machine {
 		platform: `${os.type()} ${os.release()} ${os.arch()}`,
 		// A run outside the repository (e.g. a tree with a fix reverted) names what it measured.
 		commit: process.env.BENCH_COMMIT ?? gitCommit(),
+		package: process.env.SCRAPER_PACKAGE_FROM === 'dist' ? 'dist/, the bundle n8n loads (built by `npm run build` first)' : 'the TypeScript source, run by tsx',
 		loadStart: os.loadavg().map((l) => round(l, 2)),
 	};
 }
@@ -169,6 +172,7 @@ export function renderMarkdown(run: BenchRun, before?: BenchRun, isBefore = fals
 		`| n8n-core | ${m.n8nCore} |`,
 		`| Date | ${run.date} |`,
 		`| Commit | ${m.commit} |`,
+		`| Package measured | ${m.package ?? 'the TypeScript source, run by tsx'} |`,
 		`| Load average (1/5/15 min) at start, end | ${m.loadStart.join(' / ')}; ${(m.loadEnd ?? []).join(' / ')} |`,
 		`| Whole run | ${run.durationSeconds.toFixed(0)} s |`,
 		'',
