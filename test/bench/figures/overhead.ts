@@ -64,6 +64,10 @@ export async function overheadFigure(suiteSettings: BenchSettings): Promise<Figu
 				await runProbe(sim, PROBES.undici, input);
 				expectRequests('engine + undici probe', PLATFORM_ROUTES.subscriptionAccount);
 			},
+			engineFeatures: async () => {
+				await runProbe(sim, PROBES.features, input);
+				expectRequests('engine + undici probe with cancel signal and proxy pool', PLATFORM_ROUTES.subscriptionAccount);
+			},
 			engineHelper: async () => {
 				await runProbe(sim, PROBES.helper, input);
 				expectRequests('engine + n8n helper probe', PLATFORM_ROUTES.subscriptionAccount);
@@ -116,11 +120,14 @@ export async function overheadFigure(suiteSettings: BenchSettings): Promise<Figu
 				timedMeasure('1.resultFixed', `Attribution: Result > Get, ${ITEMS.toLocaleString('en-US')} items, one fixed Result ID (no expression per item)`, result.nodeFixed, { label: 'undici loop', samples: result.undici }),
 				timedMeasure('1.undiciClose', 'Attribution: bare undici, new connection per request', account.undiciClose, { label: 'undici loop', samples: account.undici }),
 				timedMeasure('1.engineUndici', 'Attribution: n8n engine + probe node, bare undici per item', account.engineUndici, { label: 'undici loop', samples: account.undici }),
+				timedMeasure('1.engineFeatures', 'Attribution: the same probe with what the pack adds to each request: the execution\'s cancel signal and the proxy-aware pool (EnvHttpProxyAgent)', account.engineFeatures, { label: 'undici loop', samples: account.undici }),
 				timedMeasure('1.engineHelper', 'Attribution: n8n engine + probe node, n8n\'s httpRequestWithAuthentication per item', account.engineHelper, { label: 'undici loop', samples: account.undici }),
 				timedMeasure('1.packLayer', 'Attribution: the pack\'s own layer (node vs the n8n-helper probe)', account.node, { label: 'n8n-helper probe', samples: account.engineHelper }),
 			],
 			notes: overheadNotes({
 				engineUndici: vsBare(account.engineUndici),
+				engineFeatures: vsBare(account.engineFeatures),
+				nodeVsFeatures: (median(account.node) / median(account.engineFeatures)).toFixed(2),
 				engineHelper: vsBare(account.engineHelper),
 				undiciClose: vsBare(account.undiciClose),
 				nodeVsHelper: (median(account.node) / median(account.engineHelper)).toFixed(2),
@@ -140,6 +147,8 @@ export async function overheadFigure(suiteSettings: BenchSettings): Promise<Figu
 /** The notes follow what was measured: a node whose requests go out with `Connection: close` still opens one per item. */
 function overheadNotes(r: {
 	engineUndici: string;
+	engineFeatures: string;
+	nodeVsFeatures: string;
 	engineHelper: string;
 	undiciClose: string;
 	nodeVsHelper: string;
@@ -162,7 +171,7 @@ function overheadNotes(r: {
 	} else {
 		notes.push(
 			'**Fixed.** nodes/shared/transport.ts `apiRequest` sends over one keep-alive pool (undici `EnvHttpProxyAgent`, proxies from HTTP_PROXY, HTTPS_PROXY and NO_PROXY) instead of n8n\'s helper, with the credential\'s own `authenticate` applied. "Before and after" at the end of this file has the figures of the run before the fix.',
-			`What remains: n8n's engine per item (the bare-undici probe, ${r.engineUndici}x), and the node at ${r.nodeVsEngineUndici}x that probe (${r.perItemOverProbe} ms per item): the pack's own work per request (the operation router, the retry and error layer, the execution's cancel signal passed with every request so that a stopped workflow stops waiting, and the proxy-aware pool, which checks NO_PROXY per request). Against a service across a network that is small next to one round trip. The credential's header is resolved once per execution (nodes/shared/transport.ts \`authenticationFor\`), n8n's node copy (\`getNode()\`) is read only for an error, and the measured code is the bundle n8n loads (dist/), not tsx's transpiled source.`,
+			`What remains: n8n's engine per item (the bare-undici probe, ${r.engineUndici}x), and the node at ${r.nodeVsEngineUndici}x that probe (${r.perItemOverProbe} ms per item). Part of it is what the pack adds to every request on purpose: the execution's cancel signal (a stopped workflow stops waiting) and the proxy-aware pool (it reads NO_PROXY and parses the origin per request): the bare-undici probe with both takes ${r.engineFeatures}x the bare loop, and the node ${r.nodeVsFeatures}x that probe; the rest is the pack's own layer (router, item loop, retry and error handling). Against a service across a network all of it is small next to one round trip. The credential's header is resolved once per execution (nodes/shared/transport.ts \`authenticationFor\`), n8n's node copy (\`getNode()\`) is read only for an error, and the measured code is the bundle n8n loads (dist/), not tsx's transpiled source.`,
 		);
 	}
 	return notes;

@@ -1,6 +1,6 @@
 import { NodeConnectionTypes } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
-import { request } from 'undici';
+import { EnvHttpProxyAgent, request } from 'undici';
 import type { Dispatcher } from 'undici';
 
 import { loadPackage, PACKAGE_NAME, runNode } from '../../harness';
@@ -89,6 +89,31 @@ class UndiciProbe implements INodeType {
 	}
 }
 
+/**
+ * The bare-undici probe with what the pack adds to every request on purpose: the execution's cancel signal (a
+ * stopped workflow stops waiting) and a proxy-aware pool (EnvHttpProxyAgent: HTTP_PROXY, HTTPS_PROXY, NO_PROXY).
+ */
+// The same pool settings as nodes/shared/transport.ts; one for the process, as there.
+const featuresPool = new EnvHttpProxyAgent({ keepAliveTimeout: 10_000, connections: 16 });
+
+class FeaturesProbe implements INodeType {
+	description = probeDescription('benchFeaturesProbe');
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		const credentials = await this.getCredentials('scraperPlatformApi');
+		const url = `${String(credentials.baseUrl)}/api/v1/subscription-accounts`;
+		const headers = { accept: 'application/json', 'x-api-token': String(credentials.apiToken), 'user-agent': 'n8n' };
+		const out: INodeExecutionData[] = [];
+		const count = this.getInputData().length;
+		for (let i = 0; i < count; i++) {
+			const response = await request(url, { method: 'GET', headers, dispatcher: featuresPool, signal: this.getExecutionCancelSignal() });
+			const body = (await response.body.json()) as { data: IDataObject };
+			out.push({ json: body.data, pairedItem: { item: i } });
+		}
+		return [out];
+	}
+}
+
 class HelperProbe implements INodeType {
 	description = probeDescription('benchHelperProbe');
 
@@ -109,11 +134,12 @@ class HelperProbe implements INodeType {
 	}
 }
 
-export const PROBES = { undici: 'benchUndiciProbe', helper: 'benchHelperProbe' } as const;
+export const PROBES = { undici: 'benchUndiciProbe', features: 'benchFeaturesProbe', helper: 'benchHelperProbe' } as const;
 
 export function registerProbes(): void {
 	const { nodes } = loadPackage();
 	nodes.set(`${PACKAGE_NAME}.${PROBES.undici}`, new UndiciProbe());
+	nodes.set(`${PACKAGE_NAME}.${PROBES.features}`, new FeaturesProbe());
 	nodes.set(`${PACKAGE_NAME}.${PROBES.helper}`, new HelperProbe());
 }
 
