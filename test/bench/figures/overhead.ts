@@ -106,7 +106,7 @@ export async function overheadFigure(suiteSettings: BenchSettings): Promise<Figu
 				`${ITEMS.toLocaleString('en-US')} input items through the Scraper Platform node on n8n's engine (test/harness runNode: Manual Trigger -> node in n8n-core's WorkflowExecute), one request per item, sequential.`,
 				`Baseline: a bare undici loop sending the same ${ITEMS.toLocaleString('en-US')} requests (same method, path and headers, copied from the simulator's log of the node's request) to the same PlatformSimulator on loopback, one at a time, over a keep-alive pool.`,
 				`${settings.reps} repetitions (the other figures: ${suiteSettings.reps}): the differences sought are a few percent, about what one sample strays on a shared machine.`,
-				'Attribution rows (same baseline): the bare loop with a new connection per request; n8n\'s engine with a probe node that sends each request with bare undici; n8n\'s engine with a probe node that sends each request with n8n\'s own helper (`this.helpers.httpRequestWithAuthentication`, as the pack does). The probes use none of the pack\'s code.',
+				'Attribution rows (same baseline): the bare loop with a new connection per request; n8n\'s engine with a probe node that sends each request with bare undici, then the same with the execution\'s cancel signal and a proxy-aware pool; n8n\'s engine with a probe node that sends each request with n8n\'s own helper (`this.helpers.httpRequestWithAuthentication`, as the pack did before). The probes use none of the pack\'s code.',
 			],
 			measures: [
 				timedMeasure('1.account', `Account > Get, ${ITEMS.toLocaleString('en-US')} items`, account.node, { label: 'undici loop', samples: account.undici }, { headline: true, flag }),
