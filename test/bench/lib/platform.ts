@@ -72,46 +72,38 @@ function probeDescription(name: string): INodeTypeDescription {
 	};
 }
 
-class UndiciProbe implements INodeType {
-	description = probeDescription('benchUndiciProbe');
+/** Sends one Account > Get request with bare undici and returns its parsed body. */
+type ProbeSend = (ctx: IExecuteFunctions, url: string, headers: Record<string, string>) => Promise<unknown>;
 
-	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		const credentials = await this.getCredentials('scraperPlatformApi');
-		const url = `${String(credentials.baseUrl)}/api/v1/subscription-accounts`;
-		const headers = { accept: 'application/json', 'x-api-token': String(credentials.apiToken), 'user-agent': 'n8n' };
-		const out: INodeExecutionData[] = [];
-		const count = this.getInputData().length;
-		for (let i = 0; i < count; i++) {
-			const body = (await getJson(url, headers)) as { data: IDataObject };
-			out.push({ json: body.data, pairedItem: { item: i } });
-		}
-		return [out];
-	}
+/** A probe node that sends Account > Get's request once per item, the way `send` does (n8n calls `execute` on a context, hence the closure). */
+function undiciProbe(name: string, send: ProbeSend): INodeType {
+	return {
+		description: probeDescription(name),
+		async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+			const credentials = await this.getCredentials('scraperPlatformApi');
+			const url = `${String(credentials.baseUrl)}/api/v1/subscription-accounts`;
+			const headers = { accept: 'application/json', 'x-api-token': String(credentials.apiToken), 'user-agent': 'n8n' };
+			const out: INodeExecutionData[] = [];
+			const count = this.getInputData().length;
+			for (let i = 0; i < count; i++) {
+				const body = (await send(this, url, headers)) as { data: IDataObject };
+				out.push({ json: body.data, pairedItem: { item: i } });
+			}
+			return [out];
+		},
+	};
 }
+
+// The same pool settings as nodes/shared/transport.ts; one for the process, as there.
+const featuresPool = new EnvHttpProxyAgent({ keepAliveTimeout: 10_000, connections: 16 });
 
 /**
  * The bare-undici probe with what the pack adds to every request on purpose: the execution's cancel signal (a
  * stopped workflow stops waiting) and a proxy-aware pool (EnvHttpProxyAgent: HTTP_PROXY, HTTPS_PROXY, NO_PROXY).
  */
-// The same pool settings as nodes/shared/transport.ts; one for the process, as there.
-const featuresPool = new EnvHttpProxyAgent({ keepAliveTimeout: 10_000, connections: 16 });
-
-class FeaturesProbe implements INodeType {
-	description = probeDescription('benchFeaturesProbe');
-
-	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		const credentials = await this.getCredentials('scraperPlatformApi');
-		const url = `${String(credentials.baseUrl)}/api/v1/subscription-accounts`;
-		const headers = { accept: 'application/json', 'x-api-token': String(credentials.apiToken), 'user-agent': 'n8n' };
-		const out: INodeExecutionData[] = [];
-		const count = this.getInputData().length;
-		for (let i = 0; i < count; i++) {
-			const response = await request(url, { method: 'GET', headers, dispatcher: featuresPool, signal: this.getExecutionCancelSignal() });
-			const body = (await response.body.json()) as { data: IDataObject };
-			out.push({ json: body.data, pairedItem: { item: i } });
-		}
-		return [out];
-	}
+async function sendWithFeatures(ctx: IExecuteFunctions, url: string, headers: Record<string, string>): Promise<unknown> {
+	const response = await request(url, { method: 'GET', headers, dispatcher: featuresPool, signal: ctx.getExecutionCancelSignal() });
+	return await response.body.json();
 }
 
 class HelperProbe implements INodeType {
@@ -138,8 +130,8 @@ export const PROBES = { undici: 'benchUndiciProbe', features: 'benchFeaturesProb
 
 export function registerProbes(): void {
 	const { nodes } = loadPackage();
-	nodes.set(`${PACKAGE_NAME}.${PROBES.undici}`, new UndiciProbe());
-	nodes.set(`${PACKAGE_NAME}.${PROBES.features}`, new FeaturesProbe());
+	nodes.set(`${PACKAGE_NAME}.${PROBES.undici}`, undiciProbe(PROBES.undici, async (_ctx, url, headers) => await getJson(url, headers)));
+	nodes.set(`${PACKAGE_NAME}.${PROBES.features}`, undiciProbe(PROBES.features, sendWithFeatures));
 	nodes.set(`${PACKAGE_NAME}.${PROBES.helper}`, new HelperProbe());
 }
 
