@@ -298,15 +298,30 @@ export class N8nInstance {
 	}
 
 	/**
+	 * POSTs JSON to a REST route. n8n 2.40 answers /rest/settings before every controller is mounted: on a busy
+	 * machine a route can answer Express's "Cannot POST" 404 for a few seconds after start(). Waits that out.
+	 */
+	private async postWhenMounted(route: string, body: unknown, timeoutMs = 90_000): Promise<Response> {
+		const deadline = Date.now() + timeoutMs;
+		for (;;) {
+			const res = await fetch(`${this.baseUrl}${route}`, {
+				method: 'POST',
+				headers: { 'content-type': 'application/json' },
+				body: JSON.stringify(body),
+			});
+			if (res.status !== 404 || Date.now() > deadline) return res;
+			const text = await res.clone().text();
+			if (!text.includes(`Cannot POST ${route}`)) return res;
+			await new Promise((r) => setTimeout(r, 500));
+		}
+	}
+
+	/**
 	 * Creates the instance owner through the REST call the setup screen makes. Returns false when the instance
 	 * already has an owner (a second demo run): the login from the first run still holds.
 	 */
 	async setupOwner(owner: { email: string; password: string; firstName: string; lastName: string }): Promise<boolean> {
-		const res = await fetch(`${this.baseUrl}/rest/owner/setup`, {
-			method: 'POST',
-			headers: { 'content-type': 'application/json' },
-			body: JSON.stringify(owner),
-		});
+		const res = await this.postWhenMounted('/rest/owner/setup', owner);
 		if (res.ok) return true;
 		const text = await res.text();
 		if (res.status === 400 && /already/i.test(text)) return false;
@@ -315,11 +330,7 @@ export class N8nInstance {
 
 	/** Logs in over REST; returns the session cookie (proves the printed login works). */
 	async login(email: string, password: string): Promise<string> {
-		const res = await fetch(`${this.baseUrl}/rest/login`, {
-			method: 'POST',
-			headers: { 'content-type': 'application/json' },
-			body: JSON.stringify({ emailOrLdapLoginId: email, password }),
-		});
+		const res = await this.postWhenMounted('/rest/login', { emailOrLdapLoginId: email, password });
 		if (!res.ok) throw new Error(`Login as ${email} failed: ${res.status} ${await res.text()}`);
 		const cookie = res.headers.get('set-cookie');
 		if (!cookie) throw new Error('Login answered without a session cookie');
