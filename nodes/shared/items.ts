@@ -1,12 +1,21 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, JsonObject } from 'n8n-workflow';
 
-/** What one input item produced: output items (already paired) or an error. */
+/**
+ * What one input item produced: output items (new objects the handler made, so the router may set their pairing
+ * in place) or an error.
+ */
 export type ItemHandler = (itemIndex: number) => Promise<INodeExecutionData[]>;
 
-/** Gives every output item of input `itemIndex` its pairing, without touching items that are already paired. */
+/**
+ * Gives every output item of input `itemIndex` its pairing, leaving items that are already paired alone. In place,
+ * with one pairing object for all of them: a copy of each item would cost an object per item (10,000 for a long
+ * listing), and n8n reads pairings without changing them.
+ */
 export function pairWith(items: INodeExecutionData[], itemIndex: number): INodeExecutionData[] {
-	return items.map((item) => (item.pairedItem === undefined ? { ...item, pairedItem: { item: itemIndex } } : item));
+	const pairedItem = { item: itemIndex };
+	for (const item of items) item.pairedItem ??= pairedItem;
+	return items;
 }
 
 /** Makes sure an error carries the item index, so n8n shows which item failed. */
