@@ -202,6 +202,8 @@ export interface RunOptions {
 	mode?: WorkflowExecuteMode;
 	/** Extra nodes after ours, connected in a chain (e.g. a Set node is not available; keep for our own nodes). */
 	timezone?: string;
+	/** Stops the execution this long after it starts, as the editor's Stop button does (n8n cancels it). */
+	cancelAfterMs?: number;
 }
 
 export interface RunResult {
@@ -313,8 +315,11 @@ export async function runNode(options: RunOptions): Promise<RunResult> {
 		},
 	});
 	const execution = new WorkflowExecute(additionalData, options.mode ?? 'manual', runExecutionData);
-	await execution.processRunExecutionData(workflow);
+	const running = execution.processRunExecutionData(workflow);
+	const stop = options.cancelAfterMs === undefined ? undefined : setTimeout(() => running.cancel(), options.cancelAfterMs);
+	await running;
 	const run = await finished.promise;
+	clearTimeout(stop);
 
 	const taskData = run.data.resultData.runData[NODE_NAME]?.[0];
 	const items = (taskData?.data?.main?.[0] ?? []) as INodeExecutionData[];

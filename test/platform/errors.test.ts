@@ -159,6 +159,19 @@ describe('5xx and network errors', () => {
 	});
 });
 
+describe('a stopped execution', () => {
+	it('stops waiting for the answer and sends nothing more', async () => {
+		// Each of 3 items waits 1.5 s for its answer; the workflow is stopped 300 ms into the first.
+		ctx.sim.server.faults.add({ kind: 'slow', delayMs: 1_500, routes: [ROUTES.account] });
+		const result = await ctx.run({ resource: 'account', operation: 'get' }, { input: [{}, {}, {}], cancelAfterMs: 300 });
+		expect(result.run.status).toBe('canceled');
+		// Past the moment the first answer would have come: the node did not go on to the second item.
+		await new Promise((resolve) => setTimeout(resolve, 2_000));
+		expect(ctx.sim.server.log.count(ROUTES.account)).toBe(1);
+		expect(result.items).toEqual([]);
+	});
+});
+
 describe('429 with Retry-After: 0 forever', () => {
 	it('stops after a bounded number of retries instead of looping', async () => {
 		ctx.sim.server.faults.add({ kind: 'status', status: 429, retryAfterSeconds: 0, routes: [ROUTES.account] });
