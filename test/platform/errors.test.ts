@@ -1,4 +1,5 @@
 import { DEMO_MANUAL_SCRAPER_IDS, PLATFORM_DEMO_TOKEN, PLATFORM_OTHER_USER_TOKEN, PLATFORM_RESTRICTED_TOKEN, PlatformSimulator } from '../simulator/platform';
+import { sleep } from 'n8n-workflow';
 import type { IDataObject } from 'n8n-workflow';
 import { allText, runNode } from '../harness';
 import { ROUTES, usePlatform } from './helpers';
@@ -166,7 +167,7 @@ describe('a stopped execution', () => {
 		const result = await ctx.run({ resource: 'account', operation: 'get' }, { input: [{}, {}, {}], cancelAfterMs: 300 });
 		expect(result.run.status).toBe('canceled');
 		// Past the moment the first answer would have come: the node did not go on to the second item.
-		await new Promise((resolve) => setTimeout(resolve, 2_000));
+		await sleep(2_000);
 		expect(ctx.sim.server.log.count(ROUTES.account)).toBe(1);
 		expect(result.items).toEqual([]);
 	});
