@@ -1,7 +1,6 @@
 import { NodeApiError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, JsonObject } from 'n8n-workflow';
 
-import { ScraperMarketplaceApi } from '../../credentials/ScraperMarketplaceApi.credentials';
 import { waitForCompletion } from './polling';
 import { apiRequest } from './transport';
 import type { ApiDefinition, ApiRequest, RequestContext, RetryPolicy } from './transport';
@@ -11,7 +10,6 @@ export const MARKETPLACE_API: ApiDefinition = {
 	credentialType: 'scraperMarketplaceApi',
 	credentialName: 'Scraper Marketplace API',
 	service: 'Scraper Marketplace',
-	authenticate: new ScraperMarketplaceApi().authenticate,
 };
 
 /** API field name -> the parameter's display name, so a 422 from the service names what the user sees. */

@@ -1,6 +1,5 @@
 import type { IDataObject, IExecuteFunctions, IPollFunctions } from 'n8n-workflow';
 
-import { ScraperPlatformApi } from '../../credentials/ScraperPlatformApi.credentials';
 import { decodeJsonFields, simplifyRecord } from './output';
 import { apiRequest } from './transport';
 import type { ApiDefinition, ApiRequest, RequestContext, RetryPolicy } from './transport';
@@ -10,7 +9,6 @@ export const PLATFORM_API: ApiDefinition = {
 	credentialType: 'scraperPlatformApi',
 	credentialName: 'Scraper Platform API',
 	service: 'Scraper Platform',
-	authenticate: new ScraperPlatformApi().authenticate,
 };
 
 export interface PlatformEnvelope<T = IDataObject> {

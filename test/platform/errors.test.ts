@@ -146,7 +146,7 @@ describe('5xx and network errors', () => {
 		ctx.sim.server.faults.add({ kind: 'reset', times: 1, routes: [ROUTES.bulk] });
 		const second = await ctx.run(bulk);
 		// Our words, not n8n's generic ECONNRESET text, which would invite an immediate retry.
-		expect(second.error?.message).toBe('Could not reach Scraper Platform: connection closed by the server');
+		expect(second.error?.message).toBe('Could not reach Scraper Platform: connection reset by the server (ECONNRESET)');
 		expect(second.error?.message).not.toMatch(/retry the request immediately/);
 		expect(second.error?.description).toMatch(/did not retry it \(a retry could start a second job\)/);
 		expect(ctx.sim.server.log.count(ROUTES.bulk)).toBe(1);
