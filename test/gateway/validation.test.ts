@@ -1,9 +1,9 @@
 import type { ICredentialDataDecryptedObject, ICredentialTestFunctions, IDataObject, INodeParameters, INodeType } from 'n8n-workflow';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 
-import { checkPublicPageUrl, classifyHost } from '../../nodes/shared/x402/hosts';
-import { formatAtomic, toAtomic } from '../../nodes/shared/x402/money';
-import { allText, loadPackage, PACKAGE_NAME, runNode } from '../harness';
+import { checkPublicPageUrl, classifyHost } from '../../x402/nodes/ScraperGateway/hosts';
+import { formatAtomic, toAtomic } from '../../x402/nodes/ScraperGateway/payment/money';
+import { allText, loadPackage, runNode, X402_PACKAGE_NAME } from '../harness';
 import type { RunResult } from '../harness';
 import { GatewaySimulator } from '../simulator/gateway';
 import { balances, captureOutput, containsKey, runText, walletCredential } from './support';
@@ -163,7 +163,7 @@ describe('x402 Wallet credential is checked locally; the key is never repeated',
 	});
 
 	function credentialTest() {
-		const node = loadPackage().nodes.get(`${PACKAGE_NAME}.scraperGateway`) as INodeType;
+		const node = loadPackage().nodes.get(`${X402_PACKAGE_NAME}.scraperGateway`) as INodeType;
 		const credential = node.description.credentials?.find((c) => c.name === 'x402WalletApi');
 		expect(credential?.testedBy).toBe('x402WalletTest');
 		const fn = node.methods?.credentialTest?.[credential!.testedBy as string];

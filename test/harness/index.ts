@@ -29,10 +29,18 @@ import type {
 	WorkflowExecuteMode,
 } from 'n8n-workflow';
 
-import packageJson from '../../package.json';
+import corePackageJson from '../../package.json';
+import x402PackageJson from '../../x402/package.json';
 
 const ROOT = path.resolve(__dirname, '../..');
-export const PACKAGE_NAME = packageJson.name;
+
+/** The repository's two packages: the verifiable core at the root and the x402 gateway package in x402/. */
+const PACKAGES = [
+	{ dir: ROOT, json: corePackageJson },
+	{ dir: path.join(ROOT, 'x402'), json: x402PackageJson },
+];
+export const PACKAGE_NAME = corePackageJson.name;
+export const X402_PACKAGE_NAME = x402PackageJson.name;
 
 /**
  * Tests run the TypeScript source. The benchmarks set SCRAPER_PACKAGE_FROM=dist to measure the bundle n8n loads
@@ -42,40 +50,51 @@ function fromDist(): boolean {
 	return process.env.SCRAPER_PACKAGE_FROM === 'dist';
 }
 
-/** `dist/nodes/X/X.node.js` -> the file to load: the bundle itself, or the TypeScript source the tests run. */
-function sourceOf(distPath: string): string {
-	if (fromDist()) return path.join(ROOT, distPath);
-	return path.join(ROOT, distPath.replace(/^dist\//, '').replace(/\.js$/, '.ts'));
+/** `dist/nodes/X/X.node.js` of a package -> the file to load: the build itself, or the TypeScript source. */
+function sourceOf(packageDir: string, distPath: string): string {
+	if (fromDist()) return path.join(packageDir, distPath);
+	return path.join(packageDir, distPath.replace(/^dist\//, '').replace(/\.js$/, '.ts'));
 }
 
-function loadExport<T>(distPath: string): T {
+function loadExport<T>(file: string): T {
 	// eslint-disable-next-line @typescript-eslint/no-require-imports -- modules are listed in package.json, as n8n loads them
-	const mod = require(sourceOf(distPath)) as Record<string, new () => T>;
+	const mod = require(file) as Record<string, new () => T>;
 	const Class = Object.values(mod).find((value) => typeof value === 'function');
-	if (!Class) throw new Error(`${distPath} exports no class`);
+	if (!Class) throw new Error(`${file} exports no class`);
 	return new Class();
 }
 
 let registry: { nodes: Map<string, INodeType>; credentials: Map<string, ICredentialType> } | undefined;
 
-/** Our nodes and credentials, loaded from the package.json `n8n` lists and named as n8n names community nodes. */
+/** Our nodes and credentials, loaded from each package.json's `n8n` lists and named as n8n names community nodes. */
 export function loadPackage() {
 	if (registry) return registry;
-	const missing = fromDist() && [...packageJson.n8n.nodes, ...packageJson.n8n.credentials].find((f) => !existsSync(sourceOf(f)));
-	if (missing) throw new Error(`SCRAPER_PACKAGE_FROM=dist but ${missing} is missing: run \`npm run build\` first`);
 	const nodes = new Map<string, INodeType>();
 	const credentials = new Map<string, ICredentialType>();
-	// A node listed in package.json whose source is not written yet is skipped; asking for it fails clearly.
-	for (const file of packageJson.n8n.nodes.filter((f) => existsSync(sourceOf(f)))) {
-		const node = loadExport<INodeType>(file);
-		nodes.set(`${PACKAGE_NAME}.${node.description.name}`, node);
-	}
-	for (const file of packageJson.n8n.credentials.filter((f) => existsSync(sourceOf(f)))) {
-		const credential = loadExport<ICredentialType>(file);
-		credentials.set(credential.name, credential);
+	for (const { dir, json } of PACKAGES) {
+		const files = [...json.n8n.nodes, ...json.n8n.credentials].map((file) => sourceOf(dir, file));
+		const missing = files.find((file) => !existsSync(file));
+		if (missing) throw new Error(`${missing} is missing${fromDist() ? ': run `npm run build` first' : ''}`);
+		for (const file of json.n8n.nodes) {
+			const node = loadExport<INodeType>(sourceOf(dir, file));
+			nodes.set(`${json.name}.${node.description.name}`, node);
+		}
+		for (const file of json.n8n.credentials) {
+			const credential = loadExport<ICredentialType>(sourceOf(dir, file));
+			credentials.set(credential.name, credential);
+		}
 	}
 	registry = { nodes, credentials };
 	return registry;
+}
+
+/** A node's full type (`<package>.<name>`) from its short name, in whichever of our packages declares it. */
+export function fullNodeType(nodeType: string): string {
+	if (nodeType.includes('.')) return nodeType;
+	const { nodes } = loadPackage();
+	const found = [...nodes.keys()].find((type) => type.endsWith(`.${nodeType}`));
+	if (!found) throw new Error(`None of our packages has a node named ${nodeType}`);
+	return found;
 }
 
 /** Stands in for n8n-nodes-base's Manual Trigger: it emits the items the test gives the workflow. */
@@ -235,7 +254,7 @@ export async function runNode(options: RunOptions): Promise<RunResult> {
 	const types = new Map<string, INodeType>(nodes);
 	types.set('n8n-nodes-base.manualTrigger', new ManualTrigger());
 	const nodeTypes = new NodeTypes(types);
-	const fullType = options.nodeType.includes('.') ? options.nodeType : `${PACKAGE_NAME}.${options.nodeType}`;
+	const fullType = fullNodeType(options.nodeType);
 	const nodeType = nodeTypes.getByNameAndVersion(fullType, options.typeVersion);
 
 	const credentialRefs: INode['credentials'] = {};

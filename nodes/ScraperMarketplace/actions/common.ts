@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { contentRecords, isTerminalStatus, trackRuns, waitForRuns } from '../../shared/marketplace';
-import type { RunListRecord, TrackedRun } from '../../shared/marketplace';
+import { contentRecords, isTerminalStatus, trackRuns, waitForRuns } from '../api';
+import type { RunListRecord, TrackedRun } from '../api';
 import { readWaitSettings, waitParameters } from '../../shared/polling';
 import { InputValidator } from '../../shared/validation';
 

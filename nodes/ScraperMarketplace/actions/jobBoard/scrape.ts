@@ -1,6 +1,6 @@
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
-import { marketplaceRequest } from '../../../shared/marketplace';
+import { marketplaceRequest } from '../../api';
 import type { Operation } from '../../../shared/operation';
 import { asRecords } from '../../../shared/output';
 import { InputValidator } from '../../../shared/validation';

@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { marketplaceRequest } from '../../../shared/marketplace';
+import { marketplaceRequest } from '../../api';
 import type { Operation } from '../../../shared/operation';
 import { InputValidator } from '../../../shared/validation';
 import { finishRuns, nameProperty, readWaitChoice, waitingConcurrency, waitProperties } from '../common';

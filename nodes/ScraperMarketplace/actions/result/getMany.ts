@@ -1,7 +1,7 @@
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
-import { contentRecords, marketplaceRequest } from '../../../shared/marketplace';
-import type { RunListRecord } from '../../../shared/marketplace';
+import { contentRecords, marketplaceRequest } from '../../api';
+import type { RunListRecord } from '../../api';
 import { readListingLimit, returnAllProperties } from '../../../shared/listing';
 import type { Operation } from '../../../shared/operation';
 

@@ -1,7 +1,7 @@
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
-import { marketplaceRequest } from '../../../shared/marketplace';
-import type { RunListRecord, ScrapingRun } from '../../../shared/marketplace';
+import { marketplaceRequest } from '../../api';
+import type { RunListRecord, ScrapingRun } from '../../api';
 import type { Operation } from '../../../shared/operation';
 import { binaryFromText, fileSlug } from '../../../shared/output';
 import { InputValidator } from '../../../shared/validation';

@@ -1,6 +1,6 @@
 import { Agent, request } from 'undici';
 
-import { readWithBase64Fields } from '../base64Fields';
+import { readWithBase64Fields } from './base64Fields';
 
 /** What came back over HTTP. Header names are lower case. */
 export interface HttpAnswer {

@@ -1,9 +1,9 @@
 import { NodeApiError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, JsonObject } from 'n8n-workflow';
 
-import { waitForCompletion } from './polling';
-import { apiRequest } from './transport';
-import type { ApiDefinition, ApiRequest, RequestContext, RetryPolicy } from './transport';
+import { waitForCompletion } from '../shared/polling';
+import { apiRequest } from '../shared/transport';
+import type { ApiDefinition, ApiRequest, RequestContext, RetryPolicy } from '../shared/transport';
 
 /** The section C API: `Authorization: Bearer <token>`, paths under `/api`. */
 export const MARKETPLACE_API: ApiDefinition = {

@@ -1,9 +1,9 @@
 import type { IBinaryKeyData, IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import type { Operation } from '../../../shared/operation';
-import { fileSlug } from '../../../shared/output';
-import { InputValidator } from '../../../shared/validation';
-import { checkPublicPageUrl } from '../../../shared/x402/hosts';
+import type { Operation } from '../../../../../nodes/shared/operation';
+import { fileSlug } from '../../../../../nodes/shared/output';
+import { InputValidator } from '../../../../../nodes/shared/validation';
+import { checkPublicPageUrl } from '../../hosts';
 import { chargedError, deadlineMs, getSession, parallelRequests, paymentOptions } from '../common';
 
 export const FETCH_PATH = '/api/service/scraperAPI';

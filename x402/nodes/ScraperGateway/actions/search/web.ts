@@ -1,8 +1,8 @@
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
-import type { Operation } from '../../../shared/operation';
-import { asRecords } from '../../../shared/output';
-import { InputValidator } from '../../../shared/validation';
+import type { Operation } from '../../../../../nodes/shared/operation';
+import { asRecords } from '../../../../../nodes/shared/output';
+import { InputValidator } from '../../../../../nodes/shared/validation';
 import { chargedError, deadlineMs, getSession, parallelRequests, paymentOptions } from '../common';
 
 export const SEARCH_PATH = '/api/service/webSearch';

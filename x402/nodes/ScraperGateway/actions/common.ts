@@ -9,12 +9,12 @@ import type {
 	NodeApiError,
 } from 'n8n-workflow';
 
-import { nodeApiError, nodeOperationError } from '../../shared/errors';
-import { toAtomic } from '../../shared/x402/money';
-import { GatewaySession } from '../../shared/x402/session';
-import { describeWallet, readWallet } from '../../shared/x402/wallet';
-import type { Wallet } from '../../shared/x402/wallet';
-import type { GatewayResult } from '../../shared/x402/session';
+import { nodeApiError, nodeOperationError } from '../../../../nodes/shared/errors';
+import { toAtomic } from '../payment/money';
+import { GatewaySession } from '../payment/session';
+import { describeWallet, readWallet } from '../payment/wallet';
+import type { Wallet } from '../payment/wallet';
+import type { GatewayResult } from '../payment/session';
 
 export const CREDENTIAL_TYPE = 'x402WalletApi';
 export const CREDENTIAL_NAME = 'x402 Wallet';

@@ -1,7 +1,7 @@
 import type { INode, JsonObject, NodeApiError } from 'n8n-workflow';
 import type { PaymentRequired, PaymentRequirements, ResourceInfo } from '@x402/core/types';
 
-import { nodeApiError, nodeOperationError } from '../errors';
+import { nodeApiError, nodeOperationError } from '../../../../nodes/shared/errors';
 import { formatAtomic, usdc } from './money';
 import { decodeSettlement, toReceipt } from './receipt';
 import type { Receipt, Settlement } from './receipt';
@@ -9,8 +9,8 @@ import { chooseRequirement, decodePaymentRequired, MAX_TIMEOUT_SECONDS } from '.
 import type { PaymentPolicy } from './requirements';
 import { PaymentSigner } from './signer';
 import type { SignedPayment } from './signer';
-import { postJson } from './transport';
-import type { HttpAnswer, HttpFailure } from './transport';
+import { postJson } from '../transport';
+import type { HttpAnswer, HttpFailure } from '../transport';
 import type { Wallet } from './wallet';
 
 const SERVICE = 'the gateway';

@@ -9,12 +9,11 @@ export class X402WalletApi implements ICredentialType {
 	name = 'x402WalletApi';
 
 	// The protocol's own spelling, and a wallet rather than an API key: the name users are told to pick.
-	// eslint-disable-next-line n8n-nodes-base/cred-class-field-display-name-miscased, n8n-nodes-base/cred-class-field-display-name-missing-api
 	displayName = 'x402 Wallet';
 
 	icon: Icon = { light: 'file:../icons/scraper.svg', dark: 'file:../icons/scraper.dark.svg' };
 
-	documentationUrl = 'https://github.com/scraper-service/n8n-nodes-scraper-service#x402-wallet';
+	documentationUrl = 'https://github.com/scraper-service/n8n-nodes-scraper-service#credential-x402-wallet';
 
 	properties: INodeProperties[] = [
 		{
