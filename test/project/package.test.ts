@@ -5,22 +5,54 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
 const root = path.resolve(__dirname, '../..');
-const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
+const readJson = (file: string) => JSON.parse(readFileSync(path.join(root, file), 'utf8'));
+const pkg = readJson('package.json');
+const x402 = readJson('x402/package.json');
+const sourceExists = (dir: string, file: string) => existsSync(path.join(root, dir, file.replace(/^dist\//, '').replace(/\.js$/, '.ts')));
 
-describe('the package as n8n installs it', () => {
-	it('has no runtime dependencies and n8n-workflow as its only peer', () => {
-		expect(pkg.dependencies ?? {}).toEqual({});
-		expect(pkg.peerDependencies).toEqual({ 'n8n-workflow': '*' });
-		expect(pkg.keywords).toContain('n8n-community-node-package');
-		expect(pkg.license).toBe('MIT');
+describe('the two packages as n8n installs them', () => {
+	it.each([
+		['the core', pkg],
+		['the x402 package', x402],
+	])('%s has no runtime dependencies and n8n-workflow as its only peer', (_name, manifest) => {
+		expect(manifest.dependencies ?? {}).toEqual({});
+		expect(manifest.peerDependencies).toEqual({ 'n8n-workflow': '*' });
+		expect(manifest.keywords).toContain('n8n-community-node-package');
+		expect(manifest.license).toBe('MIT');
+		expect(manifest.repository.url).toBe('git+https://github.com/scraper-service/n8n-nodes-scraper-service.git');
+		expect(manifest.scripts.prepublishOnly).toBe('n8n-node prerelease');
 	});
 
-	it('lists four nodes and three credentials whose sources exist', () => {
-		expect(pkg.n8n.nodes).toHaveLength(4);
-		expect(pkg.n8n.credentials).toHaveLength(3);
-		for (const file of [...pkg.n8n.nodes, ...pkg.n8n.credentials]) {
-			expect(existsSync(path.join(root, file.replace(/^dist\//, '').replace(/\.js$/, '.ts')))).toBe(true);
-		}
+	it('the core lists Platform, Marketplace and the Bulk Trigger with their two credentials, in strict mode', () => {
+		expect(pkg.name).toBe('n8n-nodes-scraper-service');
+		expect(pkg.n8n.strict).toBe(true);
+		expect(pkg.n8n.nodes.map((f: string) => path.basename(f))).toEqual([
+			'ScraperPlatform.node.js',
+			'ScraperMarketplace.node.js',
+			'ScraperBulkTrigger.node.js',
+		]);
+		expect(pkg.n8n.credentials.map((f: string) => path.basename(f))).toEqual([
+			'ScraperPlatformApi.credentials.js',
+			'ScraperMarketplaceApi.credentials.js',
+		]);
+		for (const file of [...pkg.n8n.nodes, ...pkg.n8n.credentials]) expect(sourceExists('.', file)).toBe(true);
+	});
+
+	it('the x402 package lists the Gateway and the wallet credential, and names the libraries it bundles', () => {
+		expect(x402.name).toBe('n8n-nodes-scraper-service-x402');
+		expect(x402.repository.directory).toBe('x402');
+		expect(x402.n8n.nodes).toEqual(['dist/nodes/ScraperGateway/ScraperGateway.node.js']);
+		expect(x402.n8n.credentials).toEqual(['dist/credentials/X402WalletApi.credentials.js']);
+		for (const file of [...x402.n8n.nodes, ...x402.n8n.credentials]) expect(sourceExists('x402', file)).toBe(true);
+		// Bundled at build time from the repository's node_modules: the same versions the tests run.
+		for (const [name, range] of Object.entries(x402.devDependencies)) expect(pkg.devDependencies[name]).toBe(range);
+	});
+
+	it('is published from GitHub Actions with npm provenance, both packages', () => {
+		const workflow = readFileSync(path.join(root, '.github/workflows/publish.yml'), 'utf8');
+		expect(workflow).toMatch(/id-token: write/);
+		expect(workflow.match(/npm publish --provenance/g)).toHaveLength(2);
+		expect(workflow).toMatch(/working-directory: x402/);
 	});
 
 	it('pins n8n-workflow and n8n-core to the 2.8 line that runs on Node 20', () => {

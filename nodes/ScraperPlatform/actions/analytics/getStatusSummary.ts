@@ -39,8 +39,10 @@ export const analyticsGetStatusSummary: Operation = {
 				{
 					displayName: 'API Token Name',
 					name: 'apiTokenName',
-					// eslint-disable-next-line n8n-nodes-base/node-param-type-options-password-missing -- the token's name, not the secret
 					type: 'string',
+					// The token's name, not the token. n8n's verification scanner requires every parameter named like a
+					// token to be masked, and renaming it would drop the filter from saved workflows.
+					typeOptions: { password: true },
 					default: '',
 					description: 'Only count requests made with the token of this name (the name given when it was created)',
 				},
