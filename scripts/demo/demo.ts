@@ -1,7 +1,7 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- the demo is a plain Node program: it runs a real n8n and the simulator, prints, and handles Ctrl-C */
 // `npm start`: the whole package in a real n8n against the simulator, on this machine, in one command.
-//   builds and packs the package -> starts the simulator and its chain -> installs n8n once into a cache outside
-//   the repo -> installs the tarball as a community package -> imports credentials and example workflows ->
+//   builds and packs both packages -> starts the simulator and its chain -> installs n8n once into a cache outside
+//   the repo -> installs both tarballs as community packages -> imports credentials and example workflows ->
 //   starts the editor with an owner account -> prints what to open. Ctrl-C stops everything it started.
 //
 // Flags (all optional): --no-build (pack dist/ as it is), --port=5678, --sim-ports=4010,4020,4030,
@@ -97,7 +97,7 @@ async function main(): Promise<void> {
 		if (busy.length > 0) throw new Error(`Port ${busy.join(', ')} is in use: stop what runs there (an earlier demo?) or pick others with --port / --sim-ports.`);
 
 		// The slow first-run n8n install and the build do not depend on each other.
-		const [runtime, tarball] = await Promise.all([ensureN8n(options.version), buildAndPack({ build: options.build })]);
+		const [runtime, tarballs] = await Promise.all([ensureN8n(options.version), buildAndPack({ build: options.build })]);
 		if (await stoppedMeanwhile()) return;
 
 		log('Starting the simulator (platform, marketplace, x402 gateway with a local anvil chain) ...');
@@ -106,8 +106,10 @@ async function main(): Promise<void> {
 		if (await stoppedMeanwhile()) return;
 
 		n8n = new N8nInstance({ runtime, userFolder: options.userFolder, port: options.port });
-		log(`Installing ${path.basename(tarball)} into ${path.join(n8n.n8nFolder, 'nodes')} (as n8n's community-package installer does) ...`);
-		await n8n.installCommunityPackage(tarball);
+		for (const tarball of tarballs) {
+			log(`Installing ${path.basename(tarball)} into ${path.join(n8n.n8nFolder, 'nodes')} (as n8n's community-package installer does) ...`);
+			await n8n.installCommunityPackage(tarball);
+		}
 		log('Importing credentials (pointing at the simulator) and the example workflows ...');
 		await n8n.importCredentials(demoCredentials(info));
 		await n8n.importWorkflows(EXAMPLES_DIR);
@@ -129,7 +131,7 @@ async function main(): Promise<void> {
 			[
 				'',
 				line,
-				`n8n ${runtime.version} with n8n-nodes-scraper-service is running (ready in ${Math.round((Date.now() - started) / 1000)} s).`,
+				`n8n ${runtime.version} with n8n-nodes-scraper-service and n8n-nodes-scraper-service-x402 is running (ready in ${Math.round((Date.now() - started) / 1000)} s).`,
 				'',
 				`  Open:      ${n8n.baseUrl}`,
 				`  Log in:    ${DEMO_OWNER.email} / ${DEMO_OWNER.password}${created ? '   (owner account created)' : ''}`,

@@ -1,6 +1,6 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-dangerous-functions -- e2e runner in plain Node: it installs n8n and chromium and runs jest (fixed commands) */
 // `npm run test:e2e` (n8n 2.8.4 on Node 20) and `npm run test:e2e:next` (n8n 2.40.7 on Node 24 from the registry):
-// builds and packs the package, installs the n8n version(s) into the cache once, installs Debian's chromium when it
+// builds and packs both packages, installs the n8n version(s) into the cache once, installs Debian's chromium when it
 // is missing, then runs the end-to-end jest suite (test/e2e/jest.config.js).
 //
 // Flags: --next (the newer n8n instead), --all (both), --versions=a,b, --no-browser, --no-build.
@@ -36,7 +36,7 @@ async function main(): Promise<number> {
 	const versions = listed ? listed.split(',') : argv.includes('--all') ? [N8N_STABLE, N8N_NEXT] : argv.includes('--next') ? [N8N_NEXT] : [N8N_STABLE];
 	const browser = !argv.includes('--no-browser');
 
-	const tarball = await buildAndPack({ build: !argv.includes('--no-build') });
+	const tarballs = await buildAndPack({ build: !argv.includes('--no-build') });
 	for (const version of versions) {
 		const t = Date.now();
 		const rt = await ensureN8n(version);
@@ -55,7 +55,7 @@ async function main(): Promise<number> {
 				...process.env,
 				E2E_N8N_VERSIONS: versions.join(','),
 				E2E_BROWSER_VERSIONS: versions.join(','),
-				E2E_TARBALL: tarball,
+				E2E_TARBALLS: tarballs.join(','),
 			},
 		});
 		child.on('close', (c) => resolve(c ?? 1));

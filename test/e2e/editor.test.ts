@@ -28,7 +28,9 @@ export const CHROMIUM_FLAGS = [
 ];
 const SCREENSHOTS = path.join(REPO_ROOT, 'test', 'e2e', 'screenshots');
 const NODE_NAMES = ['Scraper Bulk Trigger', 'Scraper Gateway', 'Scraper Marketplace', 'Scraper Platform'];
-const ICON_PATH = '/icons/n8n-nodes-scraper-service/dist/icons/scraper.svg';
+/** Each node's icon is served from its own package: the Gateway from the x402 package, the rest from the core. */
+const iconPath = (node: string) =>
+	`/icons/${node === 'Scraper Gateway' ? 'n8n-nodes-scraper-service-x402' : 'n8n-nodes-scraper-service'}/dist/icons/scraper.svg`;
 
 interface DemoReady {
 	url: string;
@@ -177,8 +179,8 @@ describe.each(browserVersions)('the demo (n8n %s) in chromium', (version) => {
 		expect([...names].sort()).toEqual(NODE_NAMES);
 		for (const name of NODE_NAMES) {
 			const icon = items.filter({ hasText: name }).locator('img').first();
-			expect(await icon.getAttribute('src')).toContain(ICON_PATH);
-			// Loaded from our package, not a broken image.
+			expect(await icon.getAttribute('src')).toContain(iconPath(name));
+			// Loaded from our packages, not a broken image.
 			const width = await eventually(async () => await icon.evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth), (w) => w > 0);
 			expect(width).toBeGreaterThan(0);
 		}

@@ -10,10 +10,11 @@ import { isInstalled, runtimeFor } from '../../scripts/demo/runtime';
 import { decodeJpeg, validateFetchRequest } from '../simulator/gateway';
 import { simulateFetch } from '../simulator/gateway/upstream';
 import { DEMO_MANUAL_SCRAPER_IDS, MARKETPLACE_DEMO_TOKEN, PLATFORM_DEMO_TOKEN, PRICE_ATOMIC, startSimulator, type RunningSimulator } from '../simulator/index';
-import { binaryFile, tarballUnderTest, versionsUnderTest } from './support';
+import { binaryFile, tarballsUnderTest, versionsUnderTest } from './support';
 
 const EXAMPLES = path.join(REPO_ROOT, 'examples');
 const PACKAGE = 'n8n-nodes-scraper-service';
+const X402_PACKAGE = 'n8n-nodes-scraper-service-x402';
 
 function example(file: string): { id: string; nodes: Array<{ name: string; type: string; parameters: Record<string, unknown> }> } {
 	return JSON.parse(readFileSync(path.join(EXAMPLES, file), 'utf8'));
@@ -41,7 +42,7 @@ describe.each(versionsUnderTest())('n8n %s runs the example workflows headless (
 		if (!isInstalled(runtime)) throw new Error(`n8n ${version} is not installed in ${runtime.dir}: run \`npm run test:e2e\`, which installs it first.`);
 		sim = await startSimulator();
 		n8n = new N8nInstance({ runtime, userFolder: mkdtempSync(path.join(os.tmpdir(), `n8n-e2e-${version}-`)) });
-		await n8n.installCommunityPackage(tarballUnderTest());
+		for (const tarball of tarballsUnderTest()) await n8n.installCommunityPackage(tarball);
 		await n8n.importCredentials(demoCredentials(sim.info));
 		await n8n.importWorkflows(EXAMPLES);
 	});
@@ -51,15 +52,22 @@ describe.each(versionsUnderTest())('n8n %s runs the example workflows headless (
 		if (n8n) rmSync(n8n.userFolder, { recursive: true, force: true });
 	});
 
-	test('the package sits in the community nodes folder, installed the way n8n installs it', () => {
+	test('both packages sit in the community nodes folder, installed the way n8n installs them', () => {
 		const nodesDir = path.join(n8n.n8nFolder, 'nodes');
 		const manifest = JSON.parse(readFileSync(path.join(nodesDir, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
-		const pkg = JSON.parse(readFileSync(path.join(nodesDir, 'node_modules', PACKAGE, 'package.json'), 'utf8')) as Record<string, unknown>;
-		expect(manifest.dependencies[PACKAGE]).toBe(pkg.version);
-		// Nothing to install besides the package itself: every library is bundled into dist.
-		expect(pkg.dependencies).toBeUndefined();
-		expect(existsSync(path.join(nodesDir, 'node_modules', PACKAGE, 'node_modules'))).toBe(false);
-		// Loaded from there only (no custom extensions folder): node types are `n8n-nodes-scraper-service.<name>`.
+		expect(Object.keys(manifest.dependencies).sort()).toEqual([PACKAGE, X402_PACKAGE]);
+		for (const name of [PACKAGE, X402_PACKAGE]) {
+			const pkg = JSON.parse(readFileSync(path.join(nodesDir, 'node_modules', name, 'package.json'), 'utf8')) as Record<string, unknown>;
+			expect(manifest.dependencies[name]).toBe(pkg.version);
+			// Nothing to install besides the package itself: the core needs only what n8n provides, the x402
+			// package bundles its libraries.
+			expect(pkg.dependencies).toBeUndefined();
+			expect(existsSync(path.join(nodesDir, 'node_modules', name, 'node_modules'))).toBe(false);
+		}
+		// The core ships our compiled code file by file; the x402 package one bundle per node and credential.
+		expect(existsSync(path.join(nodesDir, 'node_modules', PACKAGE, 'dist/nodes/shared/transport.js'))).toBe(true);
+		expect(existsSync(path.join(nodesDir, 'node_modules', X402_PACKAGE, 'dist/nodes/ScraperGateway/ScraperGateway.node.js'))).toBe(true);
+		// Loaded from there only (no custom extensions folder): node types are `<package>.<name>`.
 		expect(n8n.env().N8N_CUSTOM_EXTENSIONS).toBeUndefined();
 	});
 

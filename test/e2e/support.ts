@@ -13,14 +13,14 @@ export function versionsUnderTest(): string[] {
 		.filter(Boolean);
 }
 
-/** The packed package: E2E_TARBALL, else the one `npm run test:e2e` / `npm start` packed last. */
-export function tarballUnderTest(): string {
-	const fromEnv = process.env.E2E_TARBALL;
-	if (fromEnv) return fromEnv;
+/** The packed packages (core, then x402): E2E_TARBALLS, else the ones `npm run test:e2e` / `npm start` packed last. */
+export function tarballsUnderTest(): string[] {
+	const fromEnv = process.env.E2E_TARBALLS;
+	if (fromEnv) return fromEnv.split(',');
 	const dir = path.join(DEMO_DIR, 'pack');
-	const file = existsSync(dir) ? readdirSync(dir).find((f) => f.endsWith('.tgz')) : undefined;
-	if (!file) throw new Error('No packed package: run `npm run test:e2e` (it builds and packs first).');
-	return path.join(dir, file);
+	const files = existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.tgz')).sort() : [];
+	if (files.length !== 2) throw new Error('No packed packages: run `npm run test:e2e` (it builds and packs both first).');
+	return files.map((file) => path.join(dir, file));
 }
 
 /**
