@@ -1,6 +1,6 @@
 import { NodeConnectionTypes } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
-import { EnvHttpProxyAgent, request } from 'undici';
+import { request } from 'undici';
 import type { Dispatcher } from 'undici';
 
 import { loadPackage, PACKAGE_NAME, runNode } from '../../harness';
@@ -94,18 +94,6 @@ function undiciProbe(name: string, send: ProbeSend): INodeType {
 	};
 }
 
-// The same pool settings as nodes/shared/transport.ts; one for the process, as there.
-const featuresPool = new EnvHttpProxyAgent({ keepAliveTimeout: 10_000, connections: 16 });
-
-/**
- * The bare-undici probe with what the pack adds to every request on purpose: the execution's cancel signal (a
- * stopped workflow stops waiting) and a proxy-aware pool (EnvHttpProxyAgent: HTTP_PROXY, HTTPS_PROXY, NO_PROXY).
- */
-async function sendWithFeatures(ctx: IExecuteFunctions, url: string, headers: Record<string, string>): Promise<unknown> {
-	const response = await request(url, { method: 'GET', headers, dispatcher: featuresPool, signal: ctx.getExecutionCancelSignal() });
-	return await response.body.json();
-}
-
 class HelperProbe implements INodeType {
 	description = probeDescription('benchHelperProbe');
 
@@ -126,12 +114,11 @@ class HelperProbe implements INodeType {
 	}
 }
 
-export const PROBES = { undici: 'benchUndiciProbe', features: 'benchFeaturesProbe', helper: 'benchHelperProbe' } as const;
+export const PROBES = { undici: 'benchUndiciProbe', helper: 'benchHelperProbe' } as const;
 
 export function registerProbes(): void {
 	const { nodes } = loadPackage();
 	nodes.set(`${PACKAGE_NAME}.${PROBES.undici}`, undiciProbe(PROBES.undici, async (_ctx, url, headers) => await getJson(url, headers)));
-	nodes.set(`${PACKAGE_NAME}.${PROBES.features}`, undiciProbe(PROBES.features, sendWithFeatures));
 	nodes.set(`${PACKAGE_NAME}.${PROBES.helper}`, new HelperProbe());
 }
 

@@ -1,0 +1,155 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- benchmark code runs in plain Node: it installs and runs a real n8n and writes its workflow to a temp folder */
+// Figure 1's anchor: what a user would pick instead of our node is n8n's own HTTP Request node. Both run in the same
+// real n8n process (installed from the registry into the e2e cache, our core package installed into it as n8n's
+// installer does), in one workflow that alternates them over the same 1,000 items, and each node's time is the
+// `executionTime` n8n itself records for it. So the ratio compares like with like on each n8n version, whatever
+// that version's HTTP helper does with connections.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+import { N8nInstance } from '../../../scripts/demo/n8n';
+import type { N8nRun } from '../../../scripts/demo/n8n';
+import { buildAndPack } from '../../../scripts/demo/pack';
+import { ensureN8n } from '../../../scripts/demo/runtime';
+import { PLATFORM_DEMO_TOKEN, PlatformSimulator, PLATFORM_ROUTES } from '../../simulator/platform';
+
+export interface RealN8nTimes {
+	version: string;
+	node: string;
+	/** executionTime of each timed run of our node (Account > Get over every item), ms. */
+	ours: number[];
+	/** executionTime of each timed run of n8n's HTTP Request node (the same GET over every item), ms. */
+	httpRequest: number[];
+	/** HTTP Request node type version used. */
+	httpRequestVersion: number;
+	/** Connection header the simulator saw on our node's requests. */
+	connection: string;
+}
+
+const HTTP_REQUEST_VERSION = 4.2;
+
+interface WorkflowNode {
+	id: string;
+	name: string;
+	type: string;
+	typeVersion: number;
+	position: [number, number];
+	parameters: Record<string, unknown>;
+	credentials?: Record<string, { id: string; name: string }>;
+}
+
+/** Manual Trigger -> N items -> (HTTP Request, our node) x (1 warm-up + reps), chained: each gets the same N items. */
+function anchorWorkflow(items: number, reps: number, baseUrl: string): { workflow: object; timed: Array<{ name: string; kind: 'ours' | 'httpRequest' }> } {
+	const nodes: WorkflowNode[] = [
+		{ id: 'b0000000-0000-4000-8000-000000000001', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
+		{
+			id: 'b0000000-0000-4000-8000-000000000002',
+			name: 'Numbers',
+			type: 'n8n-nodes-base.set',
+			typeVersion: 3.4,
+			position: [200, 0],
+			parameters: {
+				mode: 'manual',
+				assignments: { assignments: [{ id: 'b1000000-0000-4000-8000-000000000001', name: 'n', value: `={{ Array.from({ length: ${items} }, (_, i) => i) }}`, type: 'array' }] },
+				includeOtherFields: false,
+				options: {},
+			},
+		},
+		{
+			id: 'b0000000-0000-4000-8000-000000000003',
+			name: 'Items',
+			type: 'n8n-nodes-base.splitOut',
+			typeVersion: 1,
+			position: [400, 0],
+			parameters: { fieldToSplitOut: 'n', include: 'noOtherFields', options: {} },
+		},
+	];
+	const timed: Array<{ name: string; kind: 'ours' | 'httpRequest' }> = [];
+	for (let round = 0; round <= reps; round++) {
+		// Round 0 warms both up (JIT, first connections); rounds alternate which one goes first.
+		const pair: Array<'ours' | 'httpRequest'> = round % 2 === 0 ? ['httpRequest', 'ours'] : ['ours', 'httpRequest'];
+		for (const kind of pair) {
+			const name = `${kind === 'ours' ? 'Scraper Platform' : 'HTTP Request'} ${round === 0 ? 'warm-up' : round}`;
+			const index = nodes.length;
+			const id = `b0000000-0000-4000-8000-${String(index).padStart(12, '0')}`;
+			nodes.push(
+				kind === 'ours'
+					? {
+							id,
+							name,
+							type: 'n8n-nodes-scraper-service.scraperPlatform',
+							typeVersion: 1,
+							position: [200 * index, 0],
+							parameters: { resource: 'account', operation: 'get' },
+							credentials: { scraperPlatformApi: { id: 'benchPlatform0001', name: 'Platform (bench)' } },
+						}
+					: {
+							id,
+							name,
+							type: 'n8n-nodes-base.httpRequest',
+							typeVersion: HTTP_REQUEST_VERSION,
+							position: [200 * index, 0],
+							parameters: {
+								url: `${baseUrl}/api/v1/subscription-accounts`,
+								authentication: 'genericCredentialType',
+								genericAuthType: 'httpHeaderAuth',
+								options: {},
+							},
+							credentials: { httpHeaderAuth: { id: 'benchHeader00001', name: 'x-api-token (bench)' } },
+						},
+			);
+			if (round > 0) timed.push({ name, kind });
+		}
+	}
+	const connections: Record<string, { main: Array<Array<{ node: string; type: 'main'; index: 0 }>> }> = {};
+	for (let i = 0; i < nodes.length - 1; i++) connections[nodes[i].name] = { main: [[{ node: nodes[i + 1].name, type: 'main', index: 0 }]] };
+	return {
+		workflow: { id: 'benchHttpAnchor1', name: 'Bench: HTTP Request node vs Scraper Platform', active: false, nodes, connections, settings: { executionOrder: 'v1' } },
+		timed,
+	};
+}
+
+function executionTime(run: N8nRun, name: string, items: number): number {
+	const task = run.data.resultData.runData[name]?.[0] as ({ executionTime?: number; error?: { message?: string }; data?: { main?: unknown[][] } } | undefined);
+	if (!task) throw new Error(`${name} did not run`);
+	if (task.error) throw new Error(`${name} failed: ${task.error.message}`);
+	const out = task.data?.main?.[0]?.length ?? 0;
+	if (out !== items) throw new Error(`${name} output ${out} items, expected ${items}`);
+	if (typeof task.executionTime !== 'number') throw new Error(`n8n recorded no executionTime for ${name}`);
+	return task.executionTime;
+}
+
+/** Runs the anchor workflow once in a real n8n `version` (installed into the e2e cache when missing). */
+export async function measureInRealN8n(version: string, items: number, reps: number, log: (line: string) => void): Promise<RealN8nTimes> {
+	const runtime = await ensureN8n(version);
+	const [coreTarball] = await buildAndPack({ build: false });
+	const sim = new PlatformSimulator();
+	await sim.listen();
+	const folder = mkdtempSync(path.join(os.tmpdir(), `bench-n8n-${version}-`));
+	try {
+		const n8n = new N8nInstance({ runtime, userFolder: folder });
+		await n8n.installCommunityPackage(coreTarball);
+		await n8n.importCredentials([
+			{ id: 'benchPlatform0001', name: 'Platform (bench)', type: 'scraperPlatformApi', data: { apiToken: PLATFORM_DEMO_TOKEN, baseUrl: sim.url } },
+			{ id: 'benchHeader00001', name: 'x-api-token (bench)', type: 'httpHeaderAuth', data: { name: 'x-api-token', value: PLATFORM_DEMO_TOKEN } },
+		]);
+		const { workflow, timed } = anchorWorkflow(items, reps, sim.url);
+		const file = path.join(folder, 'bench-workflow.json');
+		writeFileSync(file, JSON.stringify(workflow));
+		await n8n.importWorkflows(file);
+		sim.server.log.clear();
+		log(`  n8n ${version}: ${timed.length + 2} nodes x ${items} requests in one execution ...`);
+		const result = await n8n.execute('benchHttpAnchor1', 900_000);
+		if (!result.run) throw new Error(`n8n ${version} printed no run data (exit ${result.code})\n${result.stdout.slice(-3000)}\n${result.stderr.slice(-2000)}`);
+		const sent = sim.server.log.count(PLATFORM_ROUTES.subscriptionAccount);
+		if (sent !== (timed.length + 2) * items) throw new Error(`the simulator saw ${sent} requests, expected ${(timed.length + 2) * items}`);
+		const ours = timed.filter((t) => t.kind === 'ours').map((t) => executionTime(result.run as N8nRun, t.name, items));
+		const httpRequest = timed.filter((t) => t.kind === 'httpRequest').map((t) => executionTime(result.run as N8nRun, t.name, items));
+		const connection = String(sim.server.log.entries.find((e) => String(e.headers['user-agent'] ?? '').includes('scraper'))?.headers.connection ?? '(none)');
+		return { version, node: runtime.nodeVersion, ours, httpRequest, httpRequestVersion: HTTP_REQUEST_VERSION, connection };
+	} finally {
+		await sim.close();
+		rmSync(folder, { recursive: true, force: true });
+	}
+}
