@@ -1,5 +1,5 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-dangerous-functions -- e2e runner in plain Node: it installs n8n and chromium and runs jest (fixed commands) */
-// `npm run test:e2e` (n8n 2.8.4 on Node 20) and `npm run test:e2e:next` (n8n 2.40.7 on Node 24 from the registry):
+// `npm run test:e2e` (n8n 2.8.4 on Node 20) and `npm run test:e2e:next` (n8n 2.41.1 on Node 24 from the registry):
 // builds and packs both packages, installs the n8n version(s) into the cache once, installs Debian's chromium when it
 // is missing, then runs the end-to-end jest suite (test/e2e/jest.config.js).
 //

