@@ -5,6 +5,8 @@
  * dotted decimal, so the host is classified after parsing, never from the text the user typed.
  */
 
+import { InputValidator } from '../../../nodes/shared/validation';
+
 export type HostRejection =
 	| 'ipv6Literal'
 	| 'localhost'
@@ -98,33 +100,50 @@ export function describeHostRejection(rejection: HostRejection): string {
 	return REJECTION_TEXT[rejection];
 }
 
-/** A broken rule of the page URL: which rule, and text for the message. */
+/** A broken rule of the page URL: which rule, text for the message and, for the shared spelling rules, how to fix it. */
 export interface UrlProblem {
-	rule: 'url' | 'scheme' | 'credentials' | 'ipv6Literal' | 'publicHost';
+	rule: 'url' | 'scheme' | 'credentials' | 'ipv6Literal' | 'publicHost' | 'controlCharacter' | 'backslash' | 'percent' | 'authority' | 'userinfo' | 'host';
 	message: string;
+	fix?: string;
 }
 
 /**
- * Checks a page URL for the gateway: absolute http(s), no user:password, a public host, no IPv6 literal.
- * Returns the first problem, or undefined when the URL may be sent.
+ * Checks a page URL for the gateway and returns the one URL to pay for: the WHATWG-normalised `href` of the URL
+ * that passed, so the host classified here is the host the gateway reads. Rules: the spelling rules every URL
+ * field shares (InputValidator: no control characters, no backslash, "%" only in %XX escapes, "//" after the
+ * scheme, at most one "@", the host as typed), absolute http(s), no user:password, a public host, no IPv6
+ * literal. The host spelling is checked last, so a loopback address in any spelling is reported as loopback.
  */
-export function checkPublicPageUrl(text: string): UrlProblem | undefined {
+export function normalizePublicPageUrl(text: string): { ok: true; href: string } | { ok: false; problem: UrlProblem } {
+	const spelling = InputValidator.urlTextProblem(text);
+	if (spelling) return { ok: false, problem: { rule: spelling.rule, message: `it ${spelling.message}`, fix: spelling.fix } };
 	let url: URL;
 	try {
 		url = new URL(text);
 	} catch {
-		return { rule: 'url', message: 'it is not a valid absolute URL' };
+		return { ok: false, problem: { rule: 'url', message: 'it is not a valid absolute URL' } };
 	}
 	if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-		return { rule: 'scheme', message: `only http and https URLs are allowed, got "${url.protocol.replace(/:$/, '')}"` };
+		return { ok: false, problem: { rule: 'scheme', message: `only http and https URLs are allowed, got "${url.protocol.replace(/:$/, '')}"` } };
 	}
 	if (url.username !== '' || url.password !== '') {
-		return { rule: 'credentials', message: 'it must not contain a user name or password (user:password@)' };
+		return { ok: false, problem: { rule: 'credentials', message: 'it must not contain a user name or password (user:password@)' } };
 	}
 	const rejection = classifyHost(url.hostname);
-	if (rejection === 'ipv6Literal') return { rule: 'ipv6Literal', message: 'IPv6 address literals are not allowed' };
+	if (rejection === 'ipv6Literal') return { ok: false, problem: { rule: 'ipv6Literal', message: 'IPv6 address literals are not allowed' } };
 	if (rejection) {
-		return { rule: 'publicHost', message: `it must point to a public host, but ${url.hostname} is ${describeHostRejection(rejection)}` };
+		return {
+			ok: false,
+			problem: { rule: 'publicHost', message: `it must point to a public host, but ${url.hostname} is ${describeHostRejection(rejection)}` },
+		};
 	}
-	return undefined;
+	const host = InputValidator.urlHostProblem(text, url);
+	if (host) return { ok: false, problem: { rule: host.rule, message: `it ${host.message}`, fix: host.fix } };
+	return { ok: true, href: url.href };
+}
+
+/** The first problem of a page URL, or undefined when it may be sent (as `normalizePublicPageUrl(text).href`). */
+export function checkPublicPageUrl(text: string): UrlProblem | undefined {
+	const checked = normalizePublicPageUrl(text);
+	return checked.ok ? undefined : checked.problem;
 }

@@ -3,7 +3,7 @@ import type { IBinaryKeyData, IDataObject, IExecuteFunctions, INodeExecutionData
 import type { Operation } from '../../../../../nodes/shared/operation';
 import { fileSlug } from '../../../../../nodes/shared/output';
 import { InputValidator } from '../../../../../nodes/shared/validation';
-import { checkPublicPageUrl } from '../../hosts';
+import { normalizePublicPageUrl } from '../../hosts';
 import { chargedError, deadlineMs, getSession, parallelRequests, paymentOptions } from '../common';
 
 export const FETCH_PATH = '/api/service/scraperAPI';
@@ -26,13 +26,20 @@ const BOOLEAN_FIELDS: ReadonlyArray<readonly [string, string]> = [
 /** Validates the item's parameters into the gateway's fetch request. Optional fields appear only when set. */
 export function buildFetchRequest(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
 	const v = new InputValidator(ctx.getNode(), itemIndex);
-	const url = v.requiredString(ctx.getNodeParameter('url', itemIndex), 'URL');
-	const problem = checkPublicPageUrl(url);
-	if (problem) {
-		const shown = problem.rule === 'credentials' ? 'the URL' : `"${url.length > 100 ? `${url.slice(0, 100)}…` : url}"`;
-		v.fail('URL', `${shown}: ${problem.message}`, 'Enter the address of a public web page, starting with https:// or http://, without user:password@. Local, private and IPv6-literal addresses cannot be fetched by the gateway.');
+	const text = v.requiredString(ctx.getNodeParameter('url', itemIndex), 'URL');
+	const checked = normalizePublicPageUrl(text);
+	if (!checked.ok) {
+		const { problem } = checked;
+		const shown = problem.rule === 'credentials' ? 'the URL' : `"${InputValidator.shownUrl(text, 100)}"`;
+		return v.fail(
+			'URL',
+			`${shown}: ${problem.message}`,
+			problem.fix ??
+				'Enter the address of a public web page, starting with https:// or http://, without user:password@. Local, private and IPv6-literal addresses cannot be fetched by the gateway.',
+		);
 	}
-	const body: IDataObject = { url };
+	// The normalised URL that passed the check is the one paid for, sent and echoed: never the text as typed.
+	const body: IDataObject = { url: checked.href };
 	const fields = ctx.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
 	for (const [name, label] of BOOLEAN_FIELDS) {
 		if (fields[name] !== undefined) body[name] = v.boolean(fields[name], label);

@@ -1,0 +1,243 @@
+// The URL the gateway checks is exactly the URL it pays for: generated public URLs are paid for and sent as
+// `new URL(input.trim()).href`; the same URLs with a control character or a backslash injected, and the known
+// parser-confusion spellings, are refused naming the field and the rule, with no request, no signature, no
+// settlement and no balance change.
+import fc from 'fast-check';
+import type { INodeParameters } from 'n8n-workflow';
+
+import { classifyHost } from '../../x402/nodes/ScraperGateway/hosts';
+import { runNode } from '../harness';
+import type { RunResult } from '../harness';
+import { GatewaySimulator } from '../simulator/gateway';
+import { balances, captureOutput, containsKey, FETCH_ROUTE, PRICE, requestsSince, runText, signedRequests, walletCredential } from './support';
+
+let sim: GatewaySimulator;
+let capture: ReturnType<typeof captureOutput>;
+const seen: string[] = [];
+
+beforeAll(async () => {
+	capture = captureOutput();
+	sim = await GatewaySimulator.start({ testWalletCount: 1 });
+});
+
+afterAll(async () => {
+	capture?.stop();
+	await sim?.close();
+});
+
+const fetchWith = (url: string): INodeParameters => ({ resource: 'page', operation: 'fetch', url, additionalFields: { screenshot: false } });
+
+async function run(url: string): Promise<RunResult> {
+	const result = await runNode({ nodeType: 'scraperGateway', credentials: walletCredential(sim, sim.testWallets[0]), parameters: fetchWith(url) });
+	seen.push(runText(result));
+	return result;
+}
+
+/** Runs the node and proves nothing left it: no request, no signature, no settlement, no balance change. */
+async function runRejected(url: string): Promise<NonNullable<RunResult['error']>> {
+	const wallet = sim.testWallets[0];
+	const before = await balances(sim, wallet.address);
+	const logStart = sim.server.log.entries.length;
+	const settlementsStart = sim.settlements.length;
+	const rejectionsStart = sim.rejections.length;
+	const result = await run(url);
+	expect(result.error).toBeDefined();
+	expect(requestsSince(sim, logStart)).toHaveLength(0);
+	expect(signedRequests(sim, logStart)).toHaveLength(0);
+	expect(sim.settlements.length - settlementsStart).toBe(0);
+	expect(sim.rejections.length - rejectionsStart).toBe(0);
+	expect(await balances(sim, wallet.address)).toEqual(before);
+	return result.error!;
+}
+
+// Generated URLs -------------------------------------------------------------------------------------------------
+
+const LOCAL_TLDS = ['localhost', 'local', 'internal', 'localdomain', 'lan', 'invalid'];
+const asciiLabel = fc
+	.stringMatching(/^[a-z0-9](?:[a-z0-9-]{0,8}[a-z0-9])?$/)
+	.filter((label) => !label.startsWith('xn--') && !LOCAL_TLDS.includes(label));
+const unicodeLabel = fc.constantFrom('bücher', 'münchen', '例え', 'παράδειγμα', 'пример', 'café', 'straße', 'ñandú', 'テスト', 'الاختبار');
+const label = fc.oneof(
+	{ weight: 3, arbitrary: fc.tuple(asciiLabel, fc.boolean()).map(([l, upper]) => (upper ? l.toUpperCase() : l)) },
+	{ weight: 1, arbitrary: unicodeLabel },
+);
+const tld = fc.constantFrom('com', 'org', 'net', 'io', 'de', 'example', 'co.uk', 'テスト', 'рф');
+const host = fc.tuple(fc.array(label, { minLength: 1, maxLength: 3 }), tld).map(([labels, top]) => [...labels, top].join('.'));
+// Anything but ASCII controls, the backslash and a bare "%": spaces, quotes, @, :, Unicode (graphemes, so never
+// half a surrogate pair) and well-formed %XX escapes.
+const textChar = fc.oneof(
+	fc.constantFrom(...'abcXYZ0189-._~!$&\'()*+,;=:@ "<>`{}|^[]'.split('')),
+	fc.constantFrom('%20', '%25', '%2F', '%41', '%7e', '%C3%BC', '%E2%82%AC'),
+	fc.string({ unit: 'grapheme', minLength: 1, maxLength: 1 }).map((char) => char.replace(/%/g, '%25')),
+);
+const isControlOrBackslash = (char: string) => char.charCodeAt(0) < 0x20 || char.charCodeAt(0) === 0x7f || char === '\\';
+const text = (maxLength: number) => fc.string({ unit: textChar, maxLength }).filter((s) => ![...s].some(isControlOrBackslash));
+const path = fc.array(text(8).map((s) => s.replace(/[/?#]/g, '')), { maxLength: 4 }).map((segments) => segments.map((s) => `/${s}`).join(''));
+const outerSpace = fc.constantFrom('', ' ', '  ', '\t', '\n', ' \r\n');
+
+/** The normalised URL, or undefined when WHATWG refuses the text (e.g. the bidi rule across mixed-script labels). */
+function hrefOf(url: string): URL | undefined {
+	try {
+		return new URL(url.trim());
+	} catch {
+		return undefined;
+	}
+}
+
+/** A public http(s) URL with random case, port, path, query and fragment, maybe wrapped in outer whitespace. */
+const publicUrl = fc
+	.record({
+		scheme: fc.constantFrom('https', 'http', 'HTTPS', 'Http'),
+		host,
+		port: fc.constantFrom('', '', ':8443', ':80', ':443'),
+		path,
+		query: fc.option(text(12), { nil: undefined }),
+		fragment: fc.option(text(6), { nil: undefined }),
+		before: outerSpace,
+		after: outerSpace,
+	})
+	.map((u) => `${u.before}${u.scheme}://${u.host}${u.port}${u.path}${u.query === undefined ? '' : `?${u.query}`}${u.fragment === undefined ? '' : `#${u.fragment}`}${u.after}`)
+	// The simulator's markers (sim-fail, sim-slow) would make it fail the page on purpose.
+	.filter((url) => {
+		const parsed = hrefOf(url);
+		return parsed !== undefined && !/sim-/i.test(url) && !/sim-/i.test(parsed.href) && classifyHost(parsed.hostname) === undefined;
+	});
+
+const CONTROL_NAMES: Record<number, string> = { 0: 'NUL, U+0000', 9: 'tab, U+0009', 10: 'line feed, U+000A', 13: 'carriage return, U+000D', 127: 'DEL, U+007F' };
+const badInsert = fc.oneof(
+	fc.constantFrom('\t', '\r', '\n', '\u0000', '\u007f', '\\', '%g', '%Z', '%%', '%-'),
+	fc.integer({ min: 0, max: 31 }).map((code) => String.fromCharCode(code)),
+);
+
+/** A public URL with a control character, a backslash or a broken %-escape injected strictly inside it. */
+const injectedUrl = fc.tuple(publicUrl, fc.nat(), badInsert).map(([url, at, insert]) => {
+	const trimmed = url.trim();
+	const index = 1 + (at % (trimmed.length - 1));
+	return `${trimmed.slice(0, index)}${insert}${trimmed.slice(index)}`;
+});
+
+/**
+ * What the error must say: the first control character or backslash, else the first "%" without two hex digits
+ * (an escape cut in two by the injection can come first), at its 1-based position in the trimmed text.
+ */
+function expectedRule(url: string): string {
+	const chars = url.trim();
+	for (let i = 0; i < chars.length; i++) {
+		const code = chars.charCodeAt(i);
+		if (chars[i] === '\\') return `it contains a backslash (\\) at character ${i + 1}`;
+		if (code < 0x20 || code === 0x7f) {
+			return `it contains a control character (${CONTROL_NAMES[code] ?? `U+${code.toString(16).toUpperCase().padStart(4, '0')}`}) at character ${i + 1}`;
+		}
+	}
+	const escape = /%(?![0-9a-f]{2})/i.exec(chars);
+	return `it has a "%" that does not start a %XX escape at character ${(escape?.index ?? -2) + 1}`;
+}
+
+// Tests ----------------------------------------------------------------------------------------------------------
+
+describe('Page: Fetch pays for exactly the normalised URL that passed the check', () => {
+	const paidCases: string[] = [
+		'https://bücher.example/straße?q=ü#teil',
+		'  HTTPS://Example.COM:443/a b/%7e?x="1"&y=<2>  ',
+		'http://example.com',
+		'https://shop.example.org/p/1?ref=a,b@c:d',
+	];
+	let paid = 0;
+
+	async function expectPaidFor(input: string): Promise<void> {
+		const href = new URL(input.trim()).href;
+		const wallet = sim.testWallets[0];
+		const before = await balances(sim, wallet.address);
+		const logStart = sim.server.log.entries.length;
+		const settlementsStart = sim.settlements.length;
+		const result = await run(input);
+		expect(result.error).toBeUndefined();
+		// Every request for the item (the unpaid one that learns the price, the paid one) carries the normalised URL.
+		const requests = requestsSince(sim, logStart).filter((entry) => entry.route === FETCH_ROUTE);
+		expect(requests.length).toBeGreaterThanOrEqual(1);
+		for (const request of requests) expect((request.body as { url: unknown }).url).toBe(href);
+		expect(signedRequests(sim, logStart)).toHaveLength(1);
+		const settlements = sim.settlements.slice(settlementsStart);
+		expect(settlements.map((s) => s.target)).toEqual([href]);
+		expect(result.items).toHaveLength(1);
+		expect(result.items[0].json).toMatchObject({ url: href, payment: { transaction: settlements[0].transaction } });
+		expect(before.payer - (await sim.balanceOf(wallet.address))).toBe(PRICE);
+		paid++;
+	}
+
+	test.each(paidCases)('fixed case %j', async (input) => {
+		await expectPaidFor(input);
+	});
+
+	test('generated public URLs (numRuns 15): the request, the settlement and the output carry new URL(input.trim()).href', async () => {
+		await fc.assert(fc.asyncProperty(publicUrl, expectPaidFor), { numRuns: 15 });
+		expect(paid).toBe(paidCases.length + 15);
+	});
+});
+
+describe('Page: Fetch refuses what normalising would change, before anything is sent or signed', () => {
+	test('generated URLs with a control character, a backslash or a broken escape inside (numRuns 150): named rule, nothing sent', async () => {
+		await fc.assert(
+			fc.asyncProperty(injectedUrl, async (url) => {
+				const error = await runRejected(url);
+				expect(error.message).toMatch(/^Invalid "URL": "/);
+				expect(error.message).toContain(expectedRule(url));
+				expect(error.description).toMatch(/control characters|%5C|%25/);
+			}),
+			{ numRuns: 150 },
+		);
+	});
+
+	const spellings: Array<[string, string, RegExp]> = [
+		['backslash before "@" (WHATWG: host a.com, others: b.com)', 'http://example.com\\@evil.example.org/', /it contains a backslash \(\\\) at character 19/],
+		['backslashes instead of "//"', 'https:\\\\example.com\\path', /it contains a backslash \(\\\) at character 7/],
+		['backslash in the path', 'https://example.com/dir\\file', /it contains a backslash/],
+		['NUL inside the host', 'http://example.com\u0000.evil.example.org/', /it contains a control character \(NUL, U\+0000\) at character 19/],
+		['tab inside the host (WHATWG drops it)', 'http://exa\tmple.com/', /it contains a control character \(tab, U\+0009\) at character 11/],
+		['CR LF inside (header splitting)', 'https://example.com/\r\nHost: evil', /it contains a control character \(carriage return, U\+000D\) at character 21/],
+		['DEL at the end', 'https://example.com/\u007f', /it contains a control character \(DEL, U\+007F\) at character 21/],
+		['escape character', 'https://example.com/\u001b[31m', /it contains a control character \(U\+001B\)/],
+		// Shrunk by fast-check: the simulated gateway took the payment, then its decoder threw on the bare "%".
+		['bare "%" at the end of the path', 'https://bücher.com/%', /it has a "%" that does not start a %XX escape at character 20/],
+		['"%" before non-hex digits', 'https://example.com/%zz', /it has a "%" that does not start a %XX escape at character 21/],
+		['"%" at the end of a query', 'https://example.com/sale?discount=50%', /at character 37/],
+		['percent-encoded NUL in the host', 'http://example.com%00.evil.example.org/', /it is not a valid absolute URL/],
+		['percent-encoded host', 'http://%65xample.com/', /it has the host "%65xample\.com", which URL parsers read as "example\.com"/],
+		['percent-encoded dot', 'https://example%2ecom.evil.example.org/', /which URL parsers read as "example\.com\.evil\.example\.org"/],
+		['octal IPv4 read as another public address', 'http://010.8.8.8/', /it has the host "010\.8\.8\.8", which URL parsers read as "8\.8\.8\.8"/],
+		['hex IPv4', 'http://0x08.8.8.8/', /read as "8\.8\.8\.8"/],
+		['IPv4 as one decimal number', 'http://134744072/', /read as "8\.8\.8\.8"/],
+		['IPv4 short form', 'http://8.8.2056/', /read as "8\.8\.8\.8"/],
+		['full-width letters (IDN mapping onto ASCII)', 'https://ｅｘａｍｐｌｅ.com/', /it has the host "ｅｘａｍｐｌｅ\.com", which URL parsers read as "example\.com"/],
+		['ideographic full stop', 'https://example。com.evil.example.org/', /read as "example\.com\.evil\.example\.org"/],
+		['soft hyphen (ignored by IDNA)', 'https://exa\u00admple.com/', /read as "example\.com"/],
+		['zero-width space (ignored by IDNA)', 'https://\u200bexample.com/', /read as "example\.com"/],
+		['no "//" after the scheme', 'http:example.com/x', /it does not have "\/\/" and a host right after "http:"/],
+		['one slash', 'https:/example.com/', /right after "https:"/],
+		['three slashes', 'https:///example.com/', /right after "https:"/],
+		['two "@" before the host', 'http://user@evil.example.org@example.com/', /it has more than one "@" before the host/],
+	];
+	test.each(spellings)('%s', async (_label, url, rule) => {
+		const error = await runRejected(url);
+		expect(error.message).toMatch(/^Invalid "URL": "/);
+		expect(error.message).toMatch(rule);
+		expect(error.description).toBeTruthy();
+	});
+
+	test('ordinary IDN is accepted and sent as punycode; loopback in any spelling is still reported as loopback', async () => {
+		const logStart = sim.server.log.entries.length;
+		const result = await run('https://bücher.example/');
+		expect(result.error).toBeUndefined();
+		expect(requestsSince(sim, logStart).map((r) => (r.body as { url: unknown }).url)).toContain('https://xn--bcher-kva.example/');
+		for (const url of ['http://0x7f.1/', 'http://%31%32%37.0.0.1/', 'http://０x7f.1/']) {
+			expect((await runRejected(url)).message).toMatch(/127\.0\.0\.1 is a loopback address/);
+		}
+	});
+});
+
+describe('secrets', () => {
+	test('the private key never appears in any output, error, request or log line of this file', () => {
+		const everything = [...seen, capture.text(), JSON.stringify(sim.server.log.entries)].join('\n');
+		expect(containsKey(everything, sim.testWallets[0].privateKey)).toBe(false);
+	});
+});

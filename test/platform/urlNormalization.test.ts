@@ -1,0 +1,266 @@
+// The URL that is checked is exactly the URL that is sent: every platform and marketplace URL field shares one rule
+// (InputValidator.httpUrl). Generated http(s) URLs are sent as `new URL(input.trim()).href`; the same URLs with a
+// control character, a backslash or a broken %-escape injected, and the known parser-confusion spellings, are
+// refused naming the field and the rule, and nothing reaches the simulator.
+import fc from 'fast-check';
+
+import { useMarketplace } from '../marketplace/helpers';
+import { DEMO_MANUAL_SCRAPER_IDS } from '../simulator/platform';
+import { ROUTES, usePlatform } from './helpers';
+
+// Generated URLs -------------------------------------------------------------------------------------------------
+
+const asciiLabel = fc.stringMatching(/^[a-z0-9](?:[a-z0-9-]{0,8}[a-z0-9])?$/).filter((label) => !label.startsWith('xn--'));
+const unicodeLabel = fc.constantFrom('bücher', 'münchen', '例え', 'παράδειγμα', 'пример', 'café', 'straße', 'ñandú', 'テスト', 'الاختبار');
+const label = fc.oneof(
+	{ weight: 3, arbitrary: fc.tuple(asciiLabel, fc.boolean()).map(([l, upper]) => (upper ? l.toUpperCase() : l)) },
+	{ weight: 1, arbitrary: unicodeLabel },
+);
+const tld = fc.constantFrom('com', 'org', 'net', 'io', 'de', 'example', 'co.uk', 'テスト', 'рф');
+const byte = fc.integer({ min: 0, max: 255 });
+// The platform and marketplace accept any http(s) host and credentials (their interface's isUrl), so these are drawn too.
+const host = fc.oneof(
+	{ weight: 6, arbitrary: fc.tuple(fc.array(label, { minLength: 1, maxLength: 3 }), tld).map(([labels, top]) => [...labels, top].join('.')) },
+	{ weight: 1, arbitrary: fc.tuple(byte, byte, byte, byte).map((parts) => parts.join('.')) },
+	{ weight: 1, arbitrary: fc.constantFrom('[2001:DB8::1]', '[2606:4700:4700:0:0:0:0:1111]', 'localhost', 'LOCALHOST') },
+);
+const userinfo = fc.option(
+	fc.tuple(fc.stringMatching(/^[A-Za-z0-9._~-]{1,8}$/), fc.option(fc.stringMatching(/^[A-Za-z0-9._~!$&'()*+;=:-]{0,8}$/), { nil: undefined })).map(
+		([user, password]) => `${user}${password === undefined ? '' : `:${password}`}@`,
+	),
+	{ nil: '', freq: 4 },
+);
+// Anything but ASCII controls, the backslash and a bare "%": spaces, quotes, @, :, Unicode (graphemes, so never
+// half a surrogate pair) and well-formed %XX escapes. No comma: a URL list splits at commas.
+const textChar = fc.oneof(
+	fc.constantFrom(...'abcXYZ0189-._~!$&\'()*+;=:@ "<>`{}|^[]'.split('')),
+	fc.constantFrom('%20', '%25', '%2F', '%41', '%7e', '%C3%BC', '%E2%82%AC'),
+	fc.string({ unit: 'grapheme', minLength: 1, maxLength: 1 }).map((char) => char.replace(/%/g, '%25')),
+);
+const isControlOrBackslash = (char: string) => char.charCodeAt(0) < 0x20 || char.charCodeAt(0) === 0x7f || char === '\\';
+const text = (maxLength: number) => fc.string({ unit: textChar, maxLength }).filter((s) => ![...s].some(isControlOrBackslash) && !s.includes(','));
+const path = fc.array(text(8).map((s) => s.replace(/[/?#]/g, '')), { maxLength: 4 }).map((segments) => segments.map((s) => `/${s}`).join(''));
+const outerSpace = fc.constantFrom('', ' ', '  ', '\t', '\n', ' \r\n');
+
+function parsed(url: string): URL | undefined {
+	try {
+		return new URL(url.trim());
+	} catch {
+		return undefined;
+	}
+}
+
+/** An http(s) URL with random case, credentials, port, path, query and fragment, maybe wrapped in outer whitespace. */
+const anyUrl = fc
+	.record({
+		scheme: fc.constantFrom('https', 'http', 'HTTPS', 'Http'),
+		userinfo,
+		host,
+		port: fc.constantFrom('', '', ':8443', ':80', ':443'),
+		path,
+		query: fc.option(text(12), { nil: undefined }),
+		fragment: fc.option(text(6), { nil: undefined }),
+		before: outerSpace,
+		after: outerSpace,
+	})
+	.map((u) => `${u.before}${u.scheme}://${u.userinfo}${u.host}${u.port}${u.path}${u.query === undefined ? '' : `?${u.query}`}${u.fragment === undefined ? '' : `#${u.fragment}`}${u.after}`)
+	// WHATWG refuses some drawn hosts (the bidi rule across mixed-script labels); the simulators' markers fail on purpose.
+	.filter((url) => {
+		const href = parsed(url)?.href;
+		return href !== undefined && !/sim-|slow-jobs|few-jobs/i.test(`${url} ${href}`);
+	});
+
+const normalised = (url: string) => new URL(url.trim()).href;
+
+const CONTROL_NAMES: Record<number, string> = { 0: 'NUL, U+0000', 9: 'tab, U+0009', 10: 'line feed, U+000A', 13: 'carriage return, U+000D', 127: 'DEL, U+007F' };
+const badInserts = ['\t', '\r', '\n', '\u0000', '\u007f', '\\', '%g', '%Z', '%%', '%-'];
+const badInsert = (options: { newline: boolean }) =>
+	fc.oneof(
+		fc.constantFrom(...badInserts.filter((insert) => options.newline || insert !== '\n')),
+		fc.integer({ min: 0, max: 31 }).filter((code) => options.newline || code !== 10).map((code) => String.fromCharCode(code)),
+	);
+
+/** A URL with a control character, a backslash or a broken %-escape injected strictly inside it. */
+const injected = (options: { newline: boolean }) =>
+	fc.tuple(anyUrl, fc.nat(), badInsert(options)).map(([url, at, insert]) => {
+		const trimmed = url.trim();
+		const index = 1 + (at % (trimmed.length - 1));
+		return `${trimmed.slice(0, index)}${insert}${trimmed.slice(index)}`;
+	});
+
+/**
+ * What the error must say after the quoted URL: the first control character or backslash, else the first "%"
+ * without two hex digits (an escape cut in two by the injection can come first), at its 1-based position.
+ */
+function expectedRule(url: string): string {
+	const chars = url.trim();
+	for (let i = 0; i < chars.length; i++) {
+		const code = chars.charCodeAt(i);
+		if (chars[i] === '\\') return `" contains a backslash (\\) at character ${i + 1}`;
+		if (code < 0x20 || code === 0x7f) {
+			return `" contains a control character (${CONTROL_NAMES[code] ?? `U+${code.toString(16).toUpperCase().padStart(4, '0')}`}) at character ${i + 1}`;
+		}
+	}
+	const escape = /%(?![0-9a-f]{2})/i.exec(chars);
+	return `" has a "%" that does not start a %XX escape at character ${(escape?.index ?? -2) + 1}`;
+}
+
+/** Known spellings URL parsers read differently: [what, input, rule after the quoted URL]. */
+const SPELLINGS: Array<[string, string, RegExp]> = [
+	['backslash before "@" (WHATWG: host a.com, others: b.com)', 'http://a.example.com\\@b.example.org/', /" contains a backslash \(\\\) at character 21$/],
+	['backslashes instead of "//"', 'https:\\\\example.com\\path', /" contains a backslash \(\\\) at character 7$/],
+	['NUL inside the host', 'http://a.example.com\u0000.b.example.org/', /" contains a control character \(NUL, U\+0000\) at character 21$/],
+	['tab inside the scheme (WHATWG drops it)', 'ht\ttps://example.com/', /" contains a control character \(tab, U\+0009\) at character 3$/],
+	['line feed inside the host', 'https://exa\nmple.com/', /" contains a control character \(line feed, U\+000A\) at character 12$/],
+	['DEL at the end', 'https://example.com/\u007f', /" contains a control character \(DEL, U\+007F\) at character 21$/],
+	['bare "%"', 'https://example.com/sale?discount=50%', /" has a "%" that does not start a %XX escape at character 37$/],
+	['percent-encoded NUL in the host', 'http://a.example.com%00.b.example.org/', /" is not a valid URL$/],
+	['percent-encoded host', 'http://%65xample.com/', /" has the host "%65xample\.com", which URL parsers read as "example\.com"$/],
+	['octal IPv4', 'http://010.0.0.1/', /" has the host "010\.0\.0\.1", which URL parsers read as "8\.0\.0\.1"$/],
+	['IPv4 short form', 'http://127.1/', /read as "127\.0\.0\.1"$/],
+	['IPv4 as one number', 'http://2130706433/', /read as "127\.0\.0\.1"$/],
+	['full-width letters', 'https://ｅｘａｍｐｌｅ.com/', /" has the host "ｅｘａｍｐｌｅ\.com", which URL parsers read as "example\.com"$/],
+	['ideographic full stop', 'https://a.example。com/', /read as "a\.example\.com"$/],
+	['soft hyphen', 'https://exa\u00admple.com/', /read as "example\.com"$/],
+	['no "//" after the scheme', 'http:example.com/x', /" does not have "\/\/" and a host right after "http:"$/],
+	['three slashes', 'https:///example.com/', /right after "https:"$/],
+	['two "@" before the host', 'http://user@b.example.org@example.com/', /" has more than one "@" before the host$/],
+];
+
+// Scraper Platform -----------------------------------------------------------------------------------------------
+
+describe('Scraper Platform', () => {
+	const ctx = usePlatform({ rateLimit: 100_000 });
+	const scraperId = DEMO_MANUAL_SCRAPER_IDS[0];
+	const createAndRun = (url: string) => ctx.run({ resource: 'aiScraper', operation: 'createAndRun', url, prompt: 'Titles', agent: 'general' });
+	const bulkStart = (urls: string) => ctx.run({ resource: 'bulk', operation: 'start', scraperId, urlSource: 'list', urls });
+
+	async function expectNothingSent(run: () => ReturnType<typeof createAndRun>) {
+		const before = ctx.sim.server.log.entries.length;
+		const result = await run();
+		expect(ctx.sim.server.log.entries.length - before).toBe(0);
+		expect(result.error).toBeDefined();
+		return result.error!;
+	}
+
+	describe('AI Scraper > Create and Run "URL"', () => {
+		test.each([
+			['https://bücher.example/straße?q=ü#teil', 'https://xn--bcher-kva.example/stra%C3%9Fe?q=%C3%BC#teil'],
+			['  HTTPS://User:Pa%40ss@Example.COM:443/a b/%7e?x="1"  ', 'https://User:Pa%40ss@example.com/a%20b/%7e?x=%221%22'],
+			['http://example.com', 'http://example.com/'],
+			['http://[2001:DB8:0:0::1]:8080/x', 'http://[2001:db8::1]:8080/x'],
+			['https://shop.example.com/a/./b/../c', 'https://shop.example.com/a/c'],
+		])('fixed case %j is sent as %j', async (input, href) => {
+			expect(normalised(input)).toBe(href);
+			const result = await createAndRun(input);
+			expect(result.error).toBeUndefined();
+			expect(ctx.sim.server.log.for(ROUTES.createAndRun).map((r) => (r.body as { url: unknown }).url)).toEqual([href]);
+		});
+
+		test('generated URLs (numRuns 40): the request carries exactly new URL(input.trim()).href', async () => {
+			await fc.assert(
+				fc.asyncProperty(anyUrl, async (url) => {
+					ctx.sim.server.log.clear();
+					const result = await createAndRun(url);
+					expect(result.error).toBeUndefined();
+					expect(ctx.sim.server.log.for(ROUTES.createAndRun).map((r) => (r.body as { url: unknown }).url)).toEqual([normalised(url)]);
+				}),
+				{ numRuns: 40 },
+			);
+		});
+
+		test('generated URLs with a control character, a backslash or a broken escape inside (numRuns 150): named rule, nothing sent', async () => {
+			await fc.assert(
+				fc.asyncProperty(injected({ newline: true }), async (url) => {
+					const error = await expectNothingSent(() => createAndRun(url));
+					expect(error.message).toMatch(/^Invalid "URL": "/);
+					expect(error.message.endsWith(expectedRule(url))).toBe(true);
+					expect(error.description).toMatch(/control characters|%5C|%25/);
+				}),
+				{ numRuns: 150 },
+			);
+		});
+
+		test.each(SPELLINGS)('%s: refused, nothing sent', async (_what, url, rule) => {
+			const error = await expectNothingSent(() => createAndRun(url));
+			expect(error.message).toMatch(/^Invalid "URL": "/);
+			expect(error.message).toMatch(rule);
+			expect(error.description).toBeTruthy();
+		});
+
+		test('the message shows control characters escaped and never a password', async () => {
+			const error = await expectNothingSent(() => createAndRun('https://user:secret@example.com/a\tb'));
+			expect(error.message).toBe('Invalid "URL": "https://user:…@example.com/a\\u0009b" contains a control character (tab, U+0009) at character 34');
+		});
+	});
+
+	describe('Bulk > Start "URLs"', () => {
+		const list = fc.array(anyUrl, { minLength: 1, maxLength: 3 });
+
+		test('generated lists (numRuns 20): the request carries exactly the normalised URLs, in order', async () => {
+			await fc.assert(
+				fc.asyncProperty(list, async (urls) => {
+					ctx.sim.server.log.clear();
+					const result = await bulkStart(urls.join('\n'));
+					expect(result.error).toBeUndefined();
+					expect(ctx.sim.server.log.for(ROUTES.bulk).map((r) => r.body)).toEqual([{ scraperId, urls: urls.map(normalised) }]);
+				}),
+				{ numRuns: 20 },
+			);
+		});
+
+		test('generated lists with one entry broken inside (numRuns 60): the entry is named with the rule, nothing sent', async () => {
+			// A line break separates entries in this field, so it is not injected here (it is above).
+			const broken = fc.tuple(list, fc.nat(), injected({ newline: false })).map(([urls, at, bad]) => {
+				const position = at % (urls.length + 1);
+				return { urls: [...urls.slice(0, position), bad, ...urls.slice(position)], position, bad };
+			});
+			await fc.assert(
+				fc.asyncProperty(broken, async ({ urls, position, bad }) => {
+					const error = await expectNothingSent(() => bulkStart(urls.join('\n')));
+					expect(error.message.startsWith(`Invalid "URLs (entry ${position + 1})": "`)).toBe(true);
+					expect(error.message.endsWith(expectedRule(bad))).toBe(true);
+				}),
+				{ numRuns: 60 },
+			);
+		});
+	});
+});
+
+// Scraper Marketplace --------------------------------------------------------------------------------------------
+
+describe('Scraper Marketplace: Job Board > Scrape "URLs"', () => {
+	const ctx = useMarketplace();
+	const scrape = (urls: string) => ctx.run({ resource: 'jobBoard', operation: 'scrape', urls, min: 1, max: 1 });
+	const list = fc.array(anyUrl, { minLength: 1, maxLength: 3 });
+
+	test('generated lists (numRuns 20): the request carries exactly the normalised URLs, in order', async () => {
+		await fc.assert(
+			fc.asyncProperty(list, async (urls) => {
+				const before = ctx.sim.server.log.entries.length;
+				const result = await scrape(urls.join('\n'));
+				expect(result.error).toBeUndefined();
+				const requests = ctx.sim.server.log.entries.slice(before);
+				expect(requests.map((r) => (r.body as { urls: unknown }).urls)).toEqual([urls.map(normalised)]);
+			}),
+			{ numRuns: 20 },
+		);
+	});
+
+	test('generated URLs broken inside (numRuns 60), and the known spellings: named rule, nothing sent', async () => {
+		const check = async (url: string, rule: string | RegExp) => {
+			const before = ctx.sim.server.log.entries.length;
+			const result = await scrape(url);
+			expect(ctx.sim.server.log.entries.length - before).toBe(0);
+			expect(result.error?.message).toMatch(/^Invalid "URLs": "/);
+			if (typeof rule === 'string') expect(result.error?.message.endsWith(rule)).toBe(true);
+			else expect(result.error?.message).toMatch(rule);
+		};
+		await fc.assert(
+			fc.asyncProperty(injected({ newline: false }), async (url) => await check(url, expectedRule(url))),
+			{ numRuns: 60 },
+		);
+		// A line break separates entries in this field: that spelling is checked on the single URL field above.
+		for (const [, url, rule] of SPELLINGS.filter(([, url]) => !url.includes('\n'))) await check(url, rule);
+	});
+});
