@@ -1,6 +1,7 @@
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { marketplaceRequest } from '../../api';
+import { describeJson, firstSchemaProblem, isJsonObject } from '../../jsonSchema';
 import type { Operation } from '../../../shared/operation';
 import { asRecords } from '../../../shared/output';
 import { InputValidator } from '../../../shared/validation';
@@ -43,43 +44,30 @@ const LABELS = {
 
 type Validator = InputValidator;
 
-/** JSON text (or an object from an expression) -> the schema object. */
+/** JSON text (or an object from an expression) -> the schema object, checked against the service's rules. */
 function readSchema(v: Validator, raw: unknown): IDataObject {
 	let schema: unknown = raw;
+	if (raw === undefined || (typeof raw === 'string' && raw.trim() === '')) {
+		v.fail(LABELS.schema, 'it is required', 'Enter a JSON Schema describing one job, e.g. the example the field starts with.');
+	}
 	if (typeof raw === 'string') {
-		if (raw.trim() === '') v.fail('Schema', 'it is required', 'Enter a JSON Schema describing one job, e.g. the example the field starts with.');
 		try {
 			schema = JSON.parse(raw);
 		} catch (error) {
-			v.fail('Schema', `it is not valid JSON (${(error as Error).message})`, 'Fix the JSON: check quotes, commas and brackets.');
+			v.fail(LABELS.schema, `it is not valid JSON (${(error as Error).message})`, 'Fix the JSON: check quotes, commas and brackets.');
 		}
 	}
-	if (schema === null || typeof schema !== 'object' || Array.isArray(schema)) {
-		v.fail('Schema', 'it must be a JSON object (a JSON Schema)', 'Enter an object such as {"type": "object", "properties": {"title": {"type": "string"}}}.');
+	if (!isJsonObject(schema)) {
+		v.fail(
+			LABELS.schema,
+			`it must be a JSON object (a JSON Schema), got ${describeJson(schema)}`,
+			'Enter an object such as {"type": "object", "properties": {"title": {"type": "string"}}}.',
+		);
 	}
-	checkSchema(v, schema as IDataObject, 'schema');
+	// Paths start at the parameter's name, as the service's own errors name them (`schema.type`).
+	const problem = firstSchemaProblem(schema, 'schema');
+	if (problem) v.fail(LABELS.schema, `${problem.path} ${problem.rule}`, problem.fix);
 	return schema as IDataObject;
-}
-
-/** The interface's rules: an `object` needs `properties`, an `array` needs `items`; nested schemas too. */
-function checkSchema(v: Validator, schema: IDataObject, path: string): void {
-	const types = Array.isArray(schema.type) ? schema.type : [schema.type];
-	if (types.includes('object')) {
-		const properties = schema.properties;
-		if (properties === null || typeof properties !== 'object' || Array.isArray(properties)) {
-			v.fail('Schema', `${path} has type "object" but no "properties"`, `Add "properties" to ${path}, listing the fields to extract, e.g. "properties": {"title": {"type": "string"}}.`);
-		}
-		for (const [key, child] of Object.entries(properties as IDataObject)) {
-			if (child !== null && typeof child === 'object' && !Array.isArray(child)) checkSchema(v, child as IDataObject, `${path}.properties.${key}`);
-		}
-	}
-	if (types.includes('array')) {
-		const items = schema.items;
-		if (items === null || typeof items !== 'object' || Array.isArray(items)) {
-			v.fail('Schema', `${path} has type "array" but no "items"`, `Add "items" to ${path}, the schema of one entry, e.g. "items": {"type": "object", "properties": {…}}.`);
-		}
-		checkSchema(v, items as IDataObject, `${path}.items`);
-	}
 }
 
 /** The scraped records inside `result`: the list itself, or the first list property of an object. */
@@ -114,7 +102,7 @@ export const jobBoardScrape: Operation = {
 			type: 'json',
 			required: true,
 			default: JSON.stringify(EXAMPLE_SCHEMA, null, 2),
-			description: 'A JSON Schema of the output. A type "object" needs "properties"; a type "array" needs "items". The records go in the first list (here "jobs").',
+			description: 'A JSON Schema of the output. A type "object" needs "properties"; a type "array" needs "items"; at most 16 levels deep. The records go in the first list (here "jobs").',
 		},
 		{
 			displayName: 'Min Items per URL',
@@ -158,7 +146,7 @@ export const jobBoardScrape: Operation = {
 			v.fail('Min Items per URL', `${min} is more than "Max Items per URL" (${max})`, 'Make Min Items per URL smaller than or equal to Max Items per URL.');
 		}
 		const timeout = v.integer(this.getNodeParameter('timeout', itemIndex), 'Timeout (Seconds)', JOB_BOARD_TIMEOUT_RANGE);
-		const split = this.getNodeParameter('split', itemIndex, false) === true;
+		const split = v.boolean(this.getNodeParameter('split', itemIndex, false), 'Split Into Items');
 
 		const response = await marketplaceRequest(
 			this,
