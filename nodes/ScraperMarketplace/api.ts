@@ -198,6 +198,7 @@ export async function waitForRuns(
 		maxWaitMs: options.maxWaitMs,
 		initialDelayMs: options.pollIntervalMs,
 		maxDelayMs: Math.max(options.pollIntervalMs, 30_000),
+		signal: ctx.getExecutionCancelSignal(),
 	});
 	return { runs: outcome.state, done: outcome.done, waitedMs: outcome.waitedMs };
 }

@@ -39,7 +39,7 @@ export function readListingLimit(
 	requestedPageSize: unknown,
 ): ListingLimit {
 	const v = new InputValidator(ctx.getNode(), itemIndex);
-	const returnAll = ctx.getNodeParameter('returnAll', itemIndex) === true;
+	const returnAll = v.boolean(ctx.getNodeParameter('returnAll', itemIndex), 'Return All');
 	const limit = returnAll ? Infinity : v.integer(ctx.getNodeParameter('limit', itemIndex), 'Limit', { min: 1 });
 	const pageSize = v.integer(requestedPageSize ?? 100, 'Page Size', { min: 1, max: 100 });
 	return { returnAll, limit, pageSize: Math.min(pageSize, limit) };

@@ -97,6 +97,12 @@ export async function routeOperation(ctx: IExecuteFunctions, resources: Resource
 	if (operation.executeAll) return [await operation.executeAll.call(ctx)];
 	const execute = operation.execute;
 	if (!execute) throw new NodeOperationError(ctx.getNode(), `The operation "${operationValue}" has no behaviour`);
-	const concurrency = operation.concurrency ? operation.concurrency.call(ctx) : 1;
+	let concurrency: number;
+	try {
+		concurrency = operation.concurrency ? operation.concurrency.call(ctx) : 1;
+	} catch (error) {
+		// A refused node-wide setting fails every item, each with its own error item under Continue On Fail.
+		return [await runForEachItem(ctx, async () => await Promise.reject(error))];
+	}
 	return [await runForEachItem(ctx, (itemIndex) => execute.call(ctx, itemIndex), { concurrency })];
 }

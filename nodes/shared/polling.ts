@@ -1,7 +1,12 @@
-import { sleep } from 'n8n-workflow';
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
+import { pause } from './pause';
 import { InputValidator } from './validation';
+
+/** The longest wait an execution should hold: a day. A longer job is better checked later with its ID. */
+export const MAX_WAIT_SECONDS = 86_400;
+/** The longest pause between two checks: an hour. */
+export const MAX_POLL_INTERVAL_SECONDS = 3_600;
 
 /**
  * The Wait for Completion switch with its Max Wait and Poll Interval, for operations that start asynchronous work.
@@ -21,16 +26,16 @@ export function waitParameters(what: string, defaultOn: boolean, doneWhen: strin
 			displayName: 'Max Wait (Seconds)',
 			name: 'maxWaitSeconds',
 			type: 'number',
-			typeOptions: { minValue: 1 },
+			typeOptions: { minValue: 1, maxValue: MAX_WAIT_SECONDS },
 			default: 600,
 			displayOptions: { show: { waitForCompletion: [true] } },
-			description: `Stop waiting after this long and output the latest state of the ${what} (completed false)`,
+			description: `Stop waiting after this long (at most ${MAX_WAIT_SECONDS} s, a day) and output the latest state of the ${what} (completed false)`,
 		},
 		{
 			displayName: 'Poll Interval (Seconds)',
 			name: 'pollIntervalSeconds',
 			type: 'number',
-			typeOptions: { minValue: 1 },
+			typeOptions: { minValue: 1, maxValue: MAX_POLL_INTERVAL_SECONDS },
 			default: 5,
 			displayOptions: { show: { waitForCompletion: [true] } },
 			description: `How often to check the ${what} at first; the interval grows gently while it runs`,
@@ -45,11 +50,11 @@ export interface WaitSettings {
 
 /** The wait the user asked for, checked; undefined when Wait for Completion is off. */
 export function readWaitSettings(ctx: IExecuteFunctions, itemIndex: number, defaultOn: boolean): WaitSettings | undefined {
-	if (ctx.getNodeParameter('waitForCompletion', itemIndex, defaultOn) !== true) return undefined;
 	const v = new InputValidator(ctx.getNode(), itemIndex);
+	if (!v.boolean(ctx.getNodeParameter('waitForCompletion', itemIndex, defaultOn), 'Wait for Completion')) return undefined;
 	return {
-		maxWaitMs: v.integer(ctx.getNodeParameter('maxWaitSeconds', itemIndex), 'Max Wait (Seconds)', { min: 1 }) * 1000,
-		pollIntervalMs: v.integer(ctx.getNodeParameter('pollIntervalSeconds', itemIndex), 'Poll Interval (Seconds)', { min: 1 }) * 1000,
+		maxWaitMs: v.integer(ctx.getNodeParameter('maxWaitSeconds', itemIndex), 'Max Wait (Seconds)', { min: 1, max: MAX_WAIT_SECONDS }) * 1000,
+		pollIntervalMs: v.integer(ctx.getNodeParameter('pollIntervalSeconds', itemIndex), 'Poll Interval (Seconds)', { min: 1, max: MAX_POLL_INTERVAL_SECONDS }) * 1000,
 	};
 }
 
@@ -61,6 +66,8 @@ export interface WaitOptions<T> {
 	maxWaitMs: number;
 	initialDelayMs?: number;
 	maxDelayMs?: number;
+	/** The execution's cancel signal: a stopped workflow stops waiting. */
+	signal?: AbortSignal;
 }
 
 export interface WaitOutcome<T> {
@@ -83,7 +90,8 @@ export async function waitForCompletion<T>(options: WaitOptions<T>): Promise<Wai
 	let state = await read();
 	let polls = 1;
 	while (!isDone(state) && elapsed() < maxWaitMs) {
-		await sleep(Math.max(0, Math.min(delay, maxWaitMs - elapsed())));
+		// Stopped: the next read is refused as canceled, and nothing more is sent.
+		await pause(Math.min(delay, maxWaitMs - elapsed()), options.signal);
 		delay = Math.min(maxDelay, Math.round(delay * 1.5));
 		state = await read();
 		polls++;

@@ -1,4 +1,3 @@
-import { sleep } from 'n8n-workflow';
 import type {
 	ICredentialDataDecryptedObject,
 	IDataObject,
@@ -10,6 +9,8 @@ import type {
 } from 'n8n-workflow';
 
 import { apiError, networkError, nodeOperationError } from './errors';
+import { pause } from './pause';
+import { controlCharacterAt, InputValidator } from './validation';
 import type { ErrorSubject } from './errors';
 
 export type RequestContext = IExecuteFunctions | IPollFunctions | ILoadOptionsFunctions;
@@ -134,6 +135,58 @@ export async function getCachedCredentials(
 	return await pending;
 }
 
+/**
+ * The credential's fields checked before the first request, each failure naming the field: an empty or malformed
+ * Base URL or token would otherwise surface as a misleading network or header error after retries. Both token
+ * credentials name their fields `apiToken` (API Token) and `baseUrl` (Base URL); the Base URL follows the URL
+ * spelling rules of every URL field.
+ */
+export function credentialProblem(credentials: ICredentialDataDecryptedObject): { field: string; rule: string; fix: string } | undefined {
+	const token = credentials.apiToken;
+	if (typeof token !== 'string' || token.trim() === '') {
+		return { field: 'API Token', rule: 'it is empty', fix: 'Paste the token from the service dashboard into the credential.' };
+	}
+	if (controlCharacterAt(token) >= 0) {
+		return { field: 'API Token', rule: 'it contains a line break, tab or other control character', fix: 'Paste the token again as one line, without anything before or after it.' };
+	}
+	if (token !== token.trim()) {
+		return { field: 'API Token', rule: 'it starts or ends with a space', fix: 'Remove the spaces around the token.' };
+	}
+	const baseUrl = credentials.baseUrl;
+	const fixUrl = 'Enter the address of the API, starting with https:// (or http://), e.g. https://api.example.com.';
+	if (typeof baseUrl !== 'string' || baseUrl.trim() === '') return { field: 'Base URL', rule: 'it is empty', fix: fixUrl };
+	const spelling = InputValidator.urlTextProblem(baseUrl.trim());
+	if (spelling) return { field: 'Base URL', rule: `"${InputValidator.shownUrl(baseUrl)}" ${spelling.message}`, fix: spelling.fix };
+	let url: URL;
+	try {
+		url = new URL(baseUrl.trim());
+	} catch {
+		return { field: 'Base URL', rule: `"${InputValidator.shownUrl(baseUrl)}" is not a URL`, fix: fixUrl };
+	}
+	if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+		return { field: 'Base URL', rule: `only http and https are allowed, got "${url.protocol}"`, fix: fixUrl };
+	}
+	if (url.search || url.hash || url.username || url.password) {
+		return { field: 'Base URL', rule: 'it must not carry a query, a fragment or a user name', fix: fixUrl };
+	}
+	return undefined;
+}
+
+// Credentials already checked in this execution (decrypted once per execution, see getCachedCredentials).
+const checkedCredentials = new WeakSet<ICredentialDataDecryptedObject>();
+
+function checkCredentials(ctx: RequestContext, api: ApiDefinition, credentials: ICredentialDataDecryptedObject, itemIndex: number): void {
+	if (checkedCredentials.has(credentials)) return;
+	const problem = credentialProblem(credentials);
+	if (problem) {
+		throw nodeOperationError(ctx.getNode(), `Invalid "${problem.field}" in the "${api.credentialName}" credential: ${problem.rule}`, {
+			itemIndex,
+			description: `${problem.fix} Open the credential (${api.credentialName}) to fix it; nothing was sent.`,
+		});
+	}
+	checkedCredentials.add(credentials);
+}
+
 export function trimBaseUrl(baseUrl: unknown): string {
 	return String(baseUrl ?? '').replace(/\/+$/, '');
 }
@@ -198,6 +251,7 @@ export async function apiRequest<T = IDataObject>(
 	policy: RetryPolicy = DEFAULT_RETRY_POLICY,
 ): Promise<T> {
 	const credentials = await getCachedCredentials(ctx, api.credentialType);
+	checkCredentials(ctx, api, credentials, itemIndex);
 	const requestHeaders: Record<string, string> = { 'user-agent': 'n8n-nodes-scraper-service', ...request.headers };
 	const signal = 'getExecutionCancelSignal' in ctx ? ctx.getExecutionCancelSignal() : undefined;
 	// n8n's getNode() deep-copies the node: read it only for an error, not on every request.
@@ -220,7 +274,7 @@ export async function apiRequest<T = IDataObject>(
 			const cause = describeNetworkCause(error);
 			const retryable = request.idempotent || cause.neverSent;
 			if (retryable && readAttempts < policy.readRetries) {
-				await sleep(backoffDelay(readAttempts++, policy));
+				await pause(backoffDelay(readAttempts++, policy), signal);
 				continue;
 			}
 			throw networkError(node(), {
@@ -237,7 +291,7 @@ export async function apiRequest<T = IDataObject>(
 			if (body === undefined || body === '' || isJsonBody(body)) return body as T;
 			// A 2xx whose body is not JSON: the answer was cut or garbled on the way.
 			if (request.idempotent && readAttempts < policy.readRetries) {
-				await sleep(backoffDelay(readAttempts++, policy));
+				await pause(backoffDelay(readAttempts++, policy), signal);
 				continue;
 			}
 			throw networkError(node(), {
@@ -254,11 +308,11 @@ export async function apiRequest<T = IDataObject>(
 			if (rateLimitWaited + wait <= policy.rateLimitBudgetMs && rateLimitRetries < policy.rateLimitRetries) {
 				rateLimitWaited += wait;
 				rateLimitRetries++;
-				await sleep(wait);
+				await pause(wait, signal);
 				continue;
 			}
 		} else if (statusCode >= 500 && request.idempotent && readAttempts < policy.readRetries) {
-			await sleep(backoffDelay(readAttempts++, policy));
+			await pause(backoffDelay(readAttempts++, policy), signal);
 			continue;
 		}
 

@@ -322,7 +322,7 @@ describe('create-and-run validation (nothing is sent)', () => {
 		['social sentiment', { ...social, sentimentType: '={{ "angry" }}' }, 'Invalid "Sentiment": "angry" is not one of all, positive, neutral, negative'],
 		['social expected 0', { ...social, expectedData: 0 }, 'Invalid "Expected Leads": 0 is out of range of at least 1'],
 		['social expected fraction', { ...social, expectedData: 2.5 }, 'Invalid "Expected Leads": it must be a whole number'],
-		['max wait', { ...social, ...WAIT, maxWaitSeconds: 0 }, 'Invalid "Max Wait (Seconds)": 0 is out of range of at least 1'],
+		['max wait', { ...social, ...WAIT, maxWaitSeconds: 0 }, 'Invalid "Max Wait (Seconds)": 0 is out of range from 1 to 86400'],
 		['poll interval', { ...social, ...WAIT, pollIntervalSeconds: 0.5 }, 'Invalid "Poll Interval (Seconds)": it must be a whole number'],
 	];
 	it.each(cases)('%s', async (_name, parameters, message) => {

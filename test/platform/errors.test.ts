@@ -73,11 +73,23 @@ describe('404 names the id', () => {
 });
 
 describe('422 names the field', () => {
-	it('a bulk scraper id that is not a manual scraper id format is rejected by the service', async () => {
-		// The node checks only presence for bulk scraper ids; the service checks the uuid format.
-		const result = await ctx.run({ ...bulk, scraperId: 'not-a-uuid' });
+	it('a 422 from the service names the field it rejected', async () => {
+		ctx.sim.server.faults.add({
+			kind: 'status',
+			status: 422,
+			times: 1,
+			routes: [ROUTES.bulk],
+			body: { message: 'Validation failed', error: 'Unprocessable Entity', statusCode: 422, errors: [{ field: 'scraperId', message: 'scraperId must be a manual scraper' }] },
+		});
+		const result = await ctx.run(bulk);
 		expect(result.error?.httpCode).toBe('422');
 		expect(result.error?.message).toMatch(/^Scraper Platform rejected the input: .*scraperId/);
+	});
+
+	it('a bulk scraper id that is not a UUID is refused before anything is sent', async () => {
+		const result = await ctx.run({ ...bulk, scraperId: 'not-a-uuid' });
+		expect(result.error?.message).toBe('Invalid "Scraper ID": "not-a-uuid" is not a UUID');
+		expect(ctx.sim.server.log.count(ROUTES.bulk)).toBe(0);
 	});
 });
 

@@ -2,6 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 
 import { asRecords, splitIntoItems } from '../../shared/output';
 import { decodeResult } from '../../shared/platform';
+import { InputValidator } from '../../shared/validation';
 
 /** Output choices every record-returning operation offers, so spreadsheets and CRMs get rows. */
 export function outputOptions(splitDescription: string): INodeProperties {
@@ -37,7 +38,11 @@ export interface OutputChoice {
 
 export function getOutputChoice(ctx: IExecuteFunctions, itemIndex: number): OutputChoice {
 	const output = ctx.getNodeParameter('output', itemIndex, {}) as IDataObject;
-	return { simplify: output.simplify === true, split: output.split === true };
+	const v = new InputValidator(ctx.getNode(), itemIndex);
+	return {
+		simplify: v.boolean(output.simplify ?? false, 'Simplify'),
+		split: v.boolean(output.split ?? false, 'Split Into Items'),
+	};
 }
 
 /**

@@ -2,7 +2,7 @@ import type { IDataObject, INodePropertyOptions } from 'n8n-workflow';
 
 import { marketplaceRequest } from '../../api';
 import type { Operation } from '../../../shared/operation';
-import { InputValidator, toList } from '../../../shared/validation';
+import { InputValidator } from '../../../shared/validation';
 import { finishRuns, nameProperty, readWaitChoice, waitingConcurrency, waitProperties } from '../common';
 
 export const PORTAL_OPTIONS = ['locations', 'links'] as const;
@@ -159,9 +159,8 @@ export const realEstatePortalCreateAndRun: Operation = {
 			options,
 		};
 		if (options === 'locations') {
-			const raw = this.getNodeParameter('locations', itemIndex, '') as unknown;
 			// Place names may contain commas ("Bondi, NSW 2026"), so only new lines separate them.
-			const locations = Array.isArray(raw) ? toList(raw) : toList(String(raw ?? '').split('\n'));
+			const locations = v.textList(this.getNodeParameter('locations', itemIndex, ''), 'Locations', /\n/);
 			if (locations.length === 0) {
 				v.fail('Locations', 'at least one place name is required', 'Enter one or more place names, one per line, e.g. Bondi, NSW 2026.');
 			}
@@ -170,7 +169,7 @@ export const realEstatePortalCreateAndRun: Operation = {
 			body.urls = v.httpUrlList(this.getNodeParameter('urls', itemIndex, ''), 'Listing URLs', { required: true });
 		}
 		body.channel = v.oneOf(this.getNodeParameter('channel', itemIndex), 'Channel', PORTAL_CHANNELS);
-		const propertyTypes = toList(this.getNodeParameter('propertyTypes', itemIndex, []) as unknown);
+		const propertyTypes = v.textList(this.getNodeParameter('propertyTypes', itemIndex, []), 'Property Types');
 		if (propertyTypes.length === 0) {
 			v.fail('Property Types', 'choose at least one property type', 'Pick one or more property types, or All.');
 		}

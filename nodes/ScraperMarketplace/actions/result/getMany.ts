@@ -4,6 +4,7 @@ import { contentRecords, marketplaceRequest } from '../../api';
 import type { RunListRecord } from '../../api';
 import { readListingLimit, returnAllProperties } from '../../../shared/listing';
 import type { Operation } from '../../../shared/operation';
+import { InputValidator } from '../../../shared/validation';
 
 export const resultGetMany: Operation = {
 	value: 'getMany',
@@ -40,7 +41,7 @@ export const resultGetMany: Operation = {
 	async execute(itemIndex) {
 		const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 		const { limit, pageSize: perPage } = readListingLimit(this, itemIndex, options.perPage);
-		const split = options.split === true;
+		const split = new InputValidator(this.getNode(), itemIndex).boolean(options.split ?? false, 'Split Into Items');
 
 		const results: RunListRecord[] = [];
 		// The list carries no total: a page shorter than per_page is the last one.

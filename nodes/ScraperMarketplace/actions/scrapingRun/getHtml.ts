@@ -46,7 +46,7 @@ export const scrapingRunGetHtml: Operation = {
 	async execute(itemIndex) {
 		const v = new InputValidator(this.getNode(), itemIndex);
 		const id = v.integer(this.getNodeParameter('scrapingRunId', itemIndex), 'Scraping Run ID', { min: 1 });
-		const asFile = this.getNodeParameter('htmlOutput', itemIndex) === 'binary';
+		const asFile = v.oneOf(this.getNodeParameter('htmlOutput', itemIndex), 'Output', ['text', 'binary'] as const) === 'binary';
 		const binaryProperty = asFile ? v.requiredString(this.getNodeParameter('binaryPropertyName', itemIndex), 'Put Output File in Field') : '';
 
 		// Declared as text/plain holding a JSON object: the shared request parses it as JSON either way.

@@ -79,11 +79,12 @@ export const aiScraperCreateAndRun: Operation = {
 			}
 			body.proxyCountry = proxyCountry;
 		}
+		const output = getOutputChoice(this, itemIndex);
 		const response = await platformRequest(
 			this,
 			{ method: 'POST', path: '/api/v1/scrapers-ai', body, idempotent: false, subject: { kind: 'scraper' }, timeoutMs: 300_000 },
 			itemIndex,
 		);
-		return resultOutput(response.data, getOutputChoice(this, itemIndex), itemIndex);
+		return resultOutput(response.data, output, itemIndex);
 	},
 };

@@ -103,6 +103,7 @@ export const aiScraperRerun: Operation = {
 		const exclude = v.regex(map.excludePatterns, 'Exclude Patterns');
 		if (exclude !== undefined) body.excludePatterns = exclude;
 
+		const output = getOutputChoice(this, itemIndex);
 		const response = await platformRequest(
 			this,
 			{
@@ -117,6 +118,6 @@ export const aiScraperRerun: Operation = {
 			},
 			itemIndex,
 		);
-		return resultOutput(response.data, getOutputChoice(this, itemIndex), itemIndex);
+		return resultOutput(response.data, output, itemIndex);
 	},
 };

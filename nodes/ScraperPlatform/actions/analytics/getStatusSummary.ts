@@ -68,10 +68,11 @@ export const analyticsGetStatusSummary: Operation = {
 		if (action !== undefined) qs.action = action;
 		const apiTokenName = v.optionalString(additional.apiTokenName, 'API Token Name');
 		if (apiTokenName !== undefined) qs.apiTokenName = apiTokenName;
+		const split = v.boolean(this.getNodeParameter('split', itemIndex, false), 'Split Into Items');
 
 		const response = await platformRequest(this, { method: 'GET', path: '/api/v1/analytic/statuses', qs, idempotent: true }, itemIndex);
 		const summary = response.data;
-		if (this.getNodeParameter('split', itemIndex, false) !== true) return [{ json: summary }];
+		if (!split) return [{ json: summary }];
 		// Numeric strings are allowed by the interface: give spreadsheets numbers.
 		const rows = asRecords(summary.data).map((row) => ({
 			status: row.key,

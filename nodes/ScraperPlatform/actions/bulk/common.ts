@@ -4,6 +4,7 @@ import { splitIntoItems } from '../../../shared/output';
 import { getResult, toBulkJob } from '../../../shared/platform';
 import type { BulkJob } from '../../../shared/platform';
 import { readWaitSettings, waitForCompletion, waitParameters } from '../../../shared/polling';
+import type { WaitSettings } from '../../../shared/polling';
 import { InputValidator } from '../../../shared/validation';
 
 export const bulkIdProperty: INodeProperties = {
@@ -42,15 +43,31 @@ export const bulkOutputProperty: INodeProperties = {
 	description: 'How to shape the output',
 };
 
+/** What to do once the job is known: wait or not, and the output shape. */
+export interface BulkFinish {
+	wait?: WaitSettings;
+	output: 'job' | 'records';
+}
+
+/** Reads and checks the wait and output settings: before the job is started, so a bad one starts nothing. */
+export function readBulkFinish(ctx: IExecuteFunctions, itemIndex: number): BulkFinish {
+	const v = new InputValidator(ctx.getNode(), itemIndex);
+	return {
+		wait: readWaitSettings(ctx, itemIndex, false),
+		output: v.oneOf(ctx.getNodeParameter('bulkOutput', itemIndex, 'job'), 'Output', ['job', 'records'] as const),
+	};
+}
+
 /** Waits for the job when asked, then shapes it as the user chose. */
 export async function finishBulk(
 	ctx: IExecuteFunctions,
 	record: IDataObject,
 	itemIndex: number,
+	finish: BulkFinish,
 ): Promise<INodeExecutionData[]> {
 	let job = toBulkJob(record);
 	let waitNote: IDataObject = {};
-	const wait = readWaitSettings(ctx, itemIndex, false);
+	const { wait } = finish;
 	if (wait) {
 		const outcome = await waitForCompletion<BulkJob>({
 			read: async () => (job.completed ? job : toBulkJob(await getResult(ctx, job.id, itemIndex, 'bulk job'))),
@@ -58,6 +75,7 @@ export async function finishBulk(
 			maxWaitMs: wait.maxWaitMs,
 			initialDelayMs: wait.pollIntervalMs,
 			maxDelayMs: Math.max(wait.pollIntervalMs, 30_000),
+			signal: ctx.getExecutionCancelSignal(),
 		});
 		job = outcome.state;
 		if (!outcome.done) {
@@ -68,7 +86,7 @@ export async function finishBulk(
 			};
 		}
 	}
-	if (ctx.getNodeParameter('bulkOutput', itemIndex, 'job') === 'records') {
+	if (finish.output === 'records') {
 		return splitIntoItems(job.mergedData, itemIndex, { bulkId: job.id });
 	}
 	return [{ json: { ...job, ...waitNote } as unknown as IDataObject }];

@@ -1,6 +1,6 @@
 import type { Operation } from '../../../shared/operation';
 import { getResult } from '../../../shared/platform';
-import { bulkIdOf, bulkIdProperty, bulkOutputProperty, finishBulk, waitProperties } from './common';
+import { bulkIdOf, bulkIdProperty, bulkOutputProperty, finishBulk, readBulkFinish, waitProperties } from './common';
 
 export const bulkGet: Operation = {
 	value: 'get',
@@ -10,6 +10,7 @@ export const bulkGet: Operation = {
 	properties: [bulkIdProperty, ...waitProperties, bulkOutputProperty],
 	async execute(itemIndex) {
 		const id = bulkIdOf(this, itemIndex);
-		return await finishBulk(this, await getResult(this, id, itemIndex, 'bulk job'), itemIndex);
+		const finish = readBulkFinish(this, itemIndex);
+		return await finishBulk(this, await getResult(this, id, itemIndex, 'bulk job'), itemIndex, finish);
 	},
 };

@@ -4,9 +4,16 @@ import { runForEachItem, withItemIndex } from '../../../shared/items';
 import type { Operation } from '../../../shared/operation';
 import { platformRequest } from '../../../shared/platform';
 import { InputValidator, toList } from '../../../shared/validation';
-import { bulkOutputProperty, finishBulk, waitProperties } from './common';
+import { bulkOutputProperty, finishBulk, readBulkFinish, waitProperties } from './common';
+import type { BulkFinish } from './common';
 
-async function startJob(ctx: IExecuteFunctions, scraperId: string, urls: string[], itemIndex: number): Promise<INodeExecutionData[]> {
+async function startJob(
+	ctx: IExecuteFunctions,
+	scraperId: string,
+	urls: string[],
+	finish: BulkFinish,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
 	const response = await platformRequest(
 		ctx,
 		{
@@ -18,11 +25,11 @@ async function startJob(ctx: IExecuteFunctions, scraperId: string, urls: string[
 		},
 		itemIndex,
 	);
-	return await finishBulk(ctx, response.data, itemIndex);
+	return await finishBulk(ctx, response.data, itemIndex, finish);
 }
 
 function scraperIdOf(ctx: IExecuteFunctions, itemIndex: number): string {
-	return new InputValidator(ctx.getNode(), itemIndex).requiredString(ctx.getNodeParameter('scraperId', itemIndex), 'Scraper ID');
+	return new InputValidator(ctx.getNode(), itemIndex).uuid(ctx.getNodeParameter('scraperId', itemIndex), 'Scraper ID');
 }
 
 /** Every input item's URL field, in item order, as one job. */
@@ -41,7 +48,7 @@ async function startFromAllItems(ctx: IExecuteFunctions): Promise<INodeExecution
 			}
 			for (const url of toList(value)) urls.push(v.httpUrl(url, `URL Field (item ${itemIndex + 1})`));
 		});
-		const output = await startJob(ctx, scraperId, urls, 0);
+		const output = await startJob(ctx, scraperId, urls, readBulkFinish(ctx, 0), 0);
 		// The job came from every input item: pair its output with all of them.
 		return output.map((item) => ({ ...item, pairedItem }));
 	} catch (error) {
@@ -100,11 +107,12 @@ export const bulkStart: Operation = {
 		bulkOutputProperty,
 	],
 	async executeAll() {
-		if (this.getNodeParameter('urlSource', 0) === 'inputItems') return await startFromAllItems(this);
+		const source = new InputValidator(this.getNode(), 0).oneOf(this.getNodeParameter('urlSource', 0), 'URLs From', ['list', 'inputItems'] as const);
+		if (source === 'inputItems') return await startFromAllItems(this);
 		return await runForEachItem(this, async (itemIndex) => {
 			const scraperId = scraperIdOf(this, itemIndex);
 			const urls = new InputValidator(this.getNode(), itemIndex).httpUrlList(this.getNodeParameter('urls', itemIndex), 'URLs', { required: true });
-			return await startJob(this, scraperId, urls, itemIndex);
+			return await startJob(this, scraperId, urls, readBulkFinish(this, itemIndex), itemIndex);
 		});
 	},
 };

@@ -22,6 +22,7 @@ export const resultGet: Operation = {
 	],
 	async execute(itemIndex) {
 		const id = new InputValidator(this.getNode(), itemIndex).uuid(this.getNodeParameter('resultId', itemIndex), 'Result ID');
-		return resultOutput(await getResult(this, id, itemIndex), getOutputChoice(this, itemIndex), itemIndex);
+		const output = getOutputChoice(this, itemIndex);
+		return resultOutput(await getResult(this, id, itemIndex), output, itemIndex);
 	},
 };

@@ -131,8 +131,10 @@ export const resultGetMany: Operation = {
 		const search = v.optionalString(filters.search, 'Search');
 		if (search !== undefined) qs.search = search;
 		const timezone = this.getTimezone();
-		const startAt = filters.startAt ? v.dateTime(filters.startAt, 'From', timezone) : undefined;
-		const endAt = filters.endAt ? v.dateTime(filters.endAt, 'To', timezone) : undefined;
+		// Unset only when empty: anything else a user or an expression put there is read as a date or refused.
+		const isSet = (value: unknown) => value !== undefined && value !== null && value !== '';
+		const startAt = isSet(filters.startAt) ? v.dateTime(filters.startAt, 'From', timezone) : undefined;
+		const endAt = isSet(filters.endAt) ? v.dateTime(filters.endAt, 'To', timezone) : undefined;
 		if (startAt && endAt) v.range(startAt, endAt, 'From', 'To');
 		if (startAt || endAt) {
 			qs.dateRangeColumn = v.oneOf(filters.dateRangeColumn ?? 'createdAt', 'Date Range Column', ['createdAt', 'updatedAt'] as const);
@@ -142,7 +144,7 @@ export const resultGetMany: Operation = {
 			v.fail('Date Range Column', 'it needs a From or To date', 'Add a From or To filter, or remove Date Range Column.');
 		}
 
-		const simplify = options.simplify === true;
+		const simplify = v.boolean(options.simplify ?? false, 'Simplify');
 		const output: INodeExecutionData[] = [];
 		for (;;) {
 			const response = await platformRequest<IDataObject[]>(

@@ -10,6 +10,7 @@ import type {
 } from 'n8n-workflow';
 
 import { nodeApiError, nodeOperationError } from '../../../../nodes/shared/errors';
+import { InputValidator } from '../../../../nodes/shared/validation';
 import { toAtomic } from '../payment/money';
 import { GatewaySession } from '../payment/session';
 import { describeWallet, readWallet } from '../payment/wallet';
@@ -68,11 +69,10 @@ function readOptions(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
 	return ctx.getNodeParameter('options', itemIndex, {}) as IDataObject;
 }
 
-/** Parallel Requests, bounded; used by the router's `concurrency` hook. */
+/** Parallel Requests as set, or refused when out of range (never clamped); the router's `concurrency` hook. */
 export function parallelRequests(this: IExecuteFunctions): number {
-	const value = Number(readOptions(this, 0).parallelRequests ?? 1);
-	if (!Number.isInteger(value) || value < 1) return 1;
-	return Math.min(value, MAX_PARALLEL_REQUESTS);
+	const v = new InputValidator(this.getNode(), 0);
+	return v.integer(readOptions(this, 0).parallelRequests ?? 1, 'Parallel Requests', { min: 1, max: MAX_PARALLEL_REQUESTS });
 }
 
 /** The HTTP deadline for one call: the user's, or the page timeout plus the margin. */
@@ -80,13 +80,7 @@ export function deadlineMs(ctx: IExecuteFunctions, itemIndex: number, pageTimeou
 	const options = readOptions(ctx, itemIndex);
 	const chosen = options.deadline;
 	if (chosen !== undefined && chosen !== null && chosen !== '') {
-		const seconds = Number(chosen);
-		if (!Number.isFinite(seconds) || seconds < 1 || seconds > 3600) {
-			throw nodeOperationError(ctx.getNode(), `Invalid "Response Deadline (Seconds)": ${String(chosen)} is out of range from 1 to 3600`, {
-				itemIndex,
-				description: 'Enter a number of seconds from 1 to 3600, or remove the option to use the page Timeout plus a margin.',
-			});
-		}
+		const seconds = new InputValidator(ctx.getNode(), itemIndex).decimal(chosen, 'Response Deadline (Seconds)', { min: 1, max: 3600 });
 		return Math.round(seconds * 1000);
 	}
 	return ((pageTimeoutSeconds ?? DEFAULT_PAGE_TIMEOUT_SECONDS) + DEADLINE_MARGIN_SECONDS) * 1000;

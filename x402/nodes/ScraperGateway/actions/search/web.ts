@@ -96,7 +96,7 @@ export const searchWeb: Operation = {
 		}
 		const page = v.optionalInteger(fields.page, 'Page', { min: 1 });
 		if (page !== undefined) body.page = page;
-		const split = (this.getNodeParameter('options', itemIndex, {}) as IDataObject).split === true;
+		const split = v.boolean((this.getNodeParameter('options', itemIndex, {}) as IDataObject).split ?? false, 'One Item per Result');
 
 		const session = await getSession(this, itemIndex);
 		const result = await session.post(itemIndex, SEARCH_PATH, body, deadlineMs(this, itemIndex, undefined));

@@ -1,0 +1,153 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/require-node-api-error -- test code in plain Node: it reads BAD_INPUT_RUNS, prints its totals and rethrows the harness's own errors */
+// Bad input for the paid gateway, generated: every parameter of Page > Fetch and Search > Web and every field of the
+// x402 Wallet credential, broken, must fail naming the field before anything is signed: no request at the gateway,
+// no signature, no settlement, no balance change.
+import fc from 'fast-check';
+import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
+
+import { runNode } from '../harness';
+import { GatewaySimulator } from '../simulator/gateway';
+import { balances, walletCredential } from '../gateway/support';
+import { invalidValues, parameterCases, validValues, withValue } from './generate';
+import type { ParameterCase, Rule } from './generate';
+
+const INVALID_RUNS = Number(process.env.BAD_INPUT_RUNS ?? 25);
+
+let sim: GatewaySimulator;
+
+beforeAll(async () => {
+	sim = await GatewaySimulator.start({ testWalletCount: 1 });
+});
+
+afterAll(async () => {
+	await sim?.close();
+});
+
+const totals = { invalidCases: 0, validCases: 0, parameters: new Set<string>(), requests: 0, signatures: 0, settlements: 0 };
+
+afterAll(() => {
+	process.stdout.write(
+		`bad input (gateway): ${totals.invalidCases} invalid and ${totals.validCases} valid generated cases over ${totals.parameters.size} parameters and credential fields; requests ${totals.requests}, signatures ${totals.signatures}, settlements ${totals.settlements}\n`,
+	);
+});
+
+/** Runs the Gateway and counts what reached the gateway and the chain while it ran. */
+async function runCounted(parameters: IDataObject, credentialOverrides: ICredentialDataDecryptedObject = {}) {
+	const wallet = sim.testWallets[0];
+	const before = await balances(sim, wallet.address);
+	const logStart = sim.server.log.entries.length;
+	const settlementsStart = sim.settlements.length;
+	const result = await runNode({ nodeType: 'scraperGateway', credentials: walletCredential(sim, wallet, credentialOverrides), parameters: parameters as never });
+	const requests = sim.server.log.entries.slice(logStart);
+	const after = await balances(sim, wallet.address);
+	return {
+		result,
+		requests: requests.length,
+		signatures: requests.filter((entry) => typeof entry.headers['payment-signature'] === 'string').length,
+		settlements: sim.settlements.length - settlementsStart,
+		spent: before.payer - after.payer,
+	};
+}
+
+function expectNothingLeft(counted: Awaited<ReturnType<typeof runCounted>>) {
+	totals.requests += counted.requests;
+	totals.signatures += counted.signatures;
+	totals.settlements += counted.settlements;
+	expect(counted).toMatchObject({ requests: 0, signatures: 0, settlements: 0, spent: 0n });
+}
+
+const RULES: Record<string, Rule> = {
+	url: { kind: 'url', list: false, required: true },
+	proxyCountry: { kind: 'countryCode' },
+	country: { kind: 'countryCode' },
+	maxTotalSpend: { kind: 'decimal', min: 0 },
+	// Seconds; a fraction is accepted (rounded to milliseconds).
+	deadline: { kind: 'decimal', min: 1, max: 3600 },
+};
+
+const OPERATIONS = [
+	{ resource: 'page', operation: 'fetch', baseline: { url: 'https://example.com/pricing', additionalFields: {}, options: {} } },
+	{ resource: 'search', operation: 'web', baseline: { query: 'n8n x402 pay per request', additionalFields: {}, options: {} } },
+];
+
+describe.each(OPERATIONS)('Scraper Gateway $resource > $operation', (op) => {
+	const cases = parameterCases('scraperGateway', op.resource, op.operation, op.baseline, RULES).filter((c) => c.rule.kind !== 'skip');
+
+	it.each(cases.map((c): [string, ParameterCase] => [c.path.join('.'), c]))('%s: a value that breaks its rule is refused before anything is signed', async (_name, parameter) => {
+		totals.parameters.add(`${op.resource}.${op.operation}.${parameter.path.join('.')}`);
+		await fc.assert(
+			fc.asyncProperty(invalidValues(parameter.rule), async (drawn) => {
+				totals.invalidCases++;
+				let counted: Awaited<ReturnType<typeof runCounted>>;
+				try {
+					counted = await runCounted({ resource: op.resource, operation: op.operation, ...withValue(op.baseline, parameter.path, drawn.stored) });
+				} catch (error) {
+					// n8n itself refuses a workflow whose required field is empty: nothing runs, nothing is signed.
+					if ((error as Error).name === 'WorkflowHasIssuesError') return;
+					throw error;
+				}
+				expectNothingLeft(counted);
+				expect(counted.result.error?.message ?? `no error for ${drawn.describe}`).toContain(`"${parameter.label}`);
+			}),
+			{ numRuns: INVALID_RUNS },
+		);
+	});
+
+	// Valid values are paid for (0.01 USDC each): a few per parameter, only where a value changes what is asked.
+	const priced = cases.filter((c) => ['boolean', 'option'].includes(c.rule.kind) && validValues(c.rule));
+	it.each(priced.map((c): [string, ParameterCase] => [c.path.join('.'), c]))('%s: a value that keeps its rule is accepted', async (_name, parameter) => {
+		await fc.assert(
+			fc.asyncProperty(validValues(parameter.rule) as fc.Arbitrary<{ stored: unknown }>, async (drawn) => {
+				totals.validCases++;
+				const { result } = await runCounted({ resource: op.resource, operation: op.operation, ...withValue(op.baseline, parameter.path, drawn.stored) });
+				expect(result.error?.message ?? '').not.toMatch(/^Invalid "/);
+			}),
+			{ numRuns: 2 },
+		);
+	});
+});
+
+describe('x402 Wallet credential fields', () => {
+	const hex = (length: number) => fc.stringMatching(new RegExp(`^[0-9a-fA-F]{${length}}$`));
+	const fields: Array<{ label: string; values: fc.Arbitrary<ICredentialDataDecryptedObject> }> = [
+		{
+			label: 'Private Key',
+			values: fc.oneof(
+				fc.constantFrom('', '  ', '0x', 'not a key', `0x${'0'.repeat(64)}`, `0x${'f'.repeat(64)}`).map((privateKey) => ({ privateKey })),
+				hex(64).map((h) => ({ privateKey: h })),
+				fc.integer({ min: 1, max: 80 }).filter((n) => n !== 64).chain((n) => hex(n)).map((h) => ({ privateKey: `0x${h}` })),
+				hex(63).map((h) => ({ privateKey: `0x${h}g` })),
+			),
+		},
+		{
+			label: 'Gateway Base URL',
+			values: fc.constantFrom('', 'not a url', 'ftp://127.0.0.1/', 'http://user:pass@127.0.0.1:1/', 'javascript:alert(1)').map((baseUrl) => ({ baseUrl })),
+		},
+		{
+			label: 'USDC Token Address',
+			values: fc.oneof(fc.constantFrom('', '0x', '0x123', 'usdc').map((usdcAddress) => ({ usdcAddress })), hex(39).map((h) => ({ usdcAddress: `0x${h}` }))),
+		},
+		{
+			label: 'Max Price per Request (USDC)',
+			values: fc.oneof(fc.constantFrom(0, -0.01, Number.NaN, Number.POSITIVE_INFINITY, 'cheap').map((maxPricePerRequest) => ({ maxPricePerRequest })), fc.double({ max: -1e-9, noNaN: true }).map((maxPricePerRequest) => ({ maxPricePerRequest }))),
+		},
+		{
+			label: 'Pinned Payee Address',
+			values: fc.oneof(fc.constantFrom('0x', '0x123', 'me').map((payTo) => ({ payTo })), hex(41).map((h) => ({ payTo: `0x${h}` }))),
+		},
+	];
+
+	it.each(fields.map((f): [string, (typeof fields)[number]] => [f.label, f]))('%s: a broken value is refused naming the field; nothing is signed', async (_label, field) => {
+		totals.parameters.add(`x402WalletApi.${field.label}`);
+		await fc.assert(
+			fc.asyncProperty(field.values, async (overrides) => {
+				totals.invalidCases++;
+				const counted = await runCounted({ resource: 'page', operation: 'fetch', url: 'https://example.com/', additionalFields: {}, options: {} }, overrides);
+				expectNothingLeft(counted);
+				expect(counted.result.error?.message).toContain(`"${field.label}"`);
+				expect(counted.result.error?.message).toContain('x402 Wallet');
+			}),
+			{ numRuns: INVALID_RUNS },
+		);
+	});
+});
