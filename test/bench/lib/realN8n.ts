@@ -77,7 +77,7 @@ function anchorWorkflow(items: number, rounds: number, baseUrl: string): { workf
 		for (const kind of pair) {
 			const name = `${kind === 'ours' ? 'Scraper Platform' : 'HTTP Request'} ${round === 0 ? 'warm-up' : round}`;
 			const index = nodes.length;
-			const id = `b0000000-0000-4000-8000-${String(index).padStart(12, '0')}`;
+			const id = `b0000000-0000-4000-8000-${String(index + 1).padStart(12, '0')}`;
 			nodes.push(
 				kind === 'ours'
 					? {
