@@ -205,6 +205,27 @@ describe.each(OPERATIONS)('$node $resource > $operation', (op) => {
 	}
 });
 
+/** Counterexamples fast-check found (each was accepted, and sent, before the fix): kept as fixed cases. */
+const FOUND: Array<{ op: [string, string, string]; path: [string] | [string, string]; stored: unknown; label: string }> = [
+	{ op: ['scraperPlatform', 'bulk', 'start'], path: ['scraperId'], stored: '00000000-0000-1000-8000-000000000000x', label: 'Scraper ID' },
+	{ op: ['scraperPlatform', 'result', 'getMany'], path: ['options', 'simplify'], stored: '={{ [true] }}', label: 'Simplify' },
+	{ op: ['scraperPlatform', 'result', 'getMany'], path: ['filters', 'endAt'], stored: '={{ false }}', label: 'To' },
+	{ op: ['scraperMarketplace', 'result', 'getMany'], path: ['options', 'split'], stored: '={{ "yes" }}', label: 'Split Into Items' },
+	{ op: ['scraperMarketplace', 'realEstatePortal', 'createAndRun'], path: ['locations'], stored: '={{ [{}] }}', label: 'Locations' },
+	{ op: ['scraperPlatform', 'bulk', 'start'], path: ['maxWaitSeconds'], stored: 2_592_000, label: 'Max Wait (Seconds)' },
+	{ op: ['scraperPlatform', 'bulk', 'start'], path: ['pollIntervalSeconds'], stored: 2_592_000, label: 'Poll Interval (Seconds)' },
+];
+
+describe('counterexamples found, as fixed cases', () => {
+	it.each(FOUND.map((f): [string, (typeof FOUND)[number]] => [`${f.op.join(' ')} ${f.path.join('.')} = ${JSON.stringify(f.stored)}`, f]))('%s is refused, nothing sent', async (_name, found) => {
+		const op = OPERATIONS.find((o) => o.node === found.op[0] && o.resource === found.op[1] && o.operation === found.op[2]) as OperationCase;
+		const before = requestsSeen();
+		const result = await run(op, withValue(op.baseline, found.path, found.stored));
+		expect(requestsSeen() - before).toBe(0);
+		expect(result?.error?.message).toMatch(new RegExp(`^Invalid "${found.label.replace(/[()]/g, '\\$&')}"`));
+	});
+});
+
 describe('credential fields', () => {
 	const insertAt = (text: string, at: number, bad: string) => `${text.slice(0, at % (text.length + 1))}${bad}${text.slice(at % (text.length + 1))}`;
 	const controls = fc.constantFrom('\n', '\r', '\t', '\u0000', '\u001b', '\u007f');

@@ -107,6 +107,18 @@ describe.each(OPERATIONS)('Scraper Gateway $resource > $operation', (op) => {
 	});
 });
 
+/** Counterexamples fast-check found (each was accepted and paid for before the fix): kept as fixed cases. */
+describe('counterexamples found, as fixed cases', () => {
+	it.each([
+		['page fetch Response Deadline [1]', { resource: 'page', operation: 'fetch', url: 'https://example.com/', additionalFields: {}, options: { deadline: '={{ [1] }}' } }, 'Response Deadline (Seconds)'],
+		['web search One Item per Result 0', { resource: 'search', operation: 'web', query: 'x402', additionalFields: {}, options: { split: '={{ 0 }}' } }, 'One Item per Result'],
+	])('%s is refused before anything is signed', async (_name, parameters, label) => {
+		const counted = await runCounted(parameters);
+		expectNothingLeft(counted);
+		expect(counted.result.error?.message).toMatch(new RegExp(`^Invalid "${label.replace(/[()]/g, '\\$&')}"`));
+	});
+});
+
 describe('x402 Wallet credential fields', () => {
 	const hex = (length: number) => fc.stringMatching(new RegExp(`^[0-9a-fA-F]{${length}}$`));
 	const fields: Array<{ label: string; values: fc.Arbitrary<ICredentialDataDecryptedObject> }> = [
