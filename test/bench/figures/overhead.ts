@@ -105,7 +105,7 @@ export async function overheadFigure(suiteSettings: BenchSettings): Promise<Figu
 
 		// The anchor: n8n's HTTP Request node and our node in a real n8n of each tested version.
 		const real: RealN8nTimes[] = [];
-		for (const version of [N8N_STABLE, N8N_NEXT]) real.push(await measureInRealN8n(version, ITEMS, settings.reps, settings.log));
+		for (const version of [N8N_STABLE, N8N_NEXT]) real.push(await measureInRealN8n(version, ITEMS, settings));
 
 		const accountRatio = median(account.node) / median(account.undici);
 		const vsBare = (samples: number[]) => (median(samples) / median(account.undici)).toFixed(2);

@@ -13,6 +13,8 @@ import type { N8nRun } from '../../../scripts/demo/n8n';
 import { buildAndPack } from '../../../scripts/demo/pack';
 import { ensureN8n } from '../../../scripts/demo/runtime';
 import { PLATFORM_DEMO_TOKEN, PlatformSimulator, PLATFORM_ROUTES } from '../../simulator/platform';
+import type { BenchSettings } from './stats';
+import { withRetry } from './stats';
 
 export interface RealN8nTimes {
 	version: string;
@@ -126,7 +128,8 @@ function executionTime(run: N8nRun, name: string, items: number): number {
 }
 
 /** Runs the anchor workflow once in a real n8n `version` (installed into the e2e cache when missing). */
-export async function measureInRealN8n(version: string, items: number, reps: number, log: (line: string) => void): Promise<RealN8nTimes> {
+export async function measureInRealN8n(version: string, items: number, settings: BenchSettings): Promise<RealN8nTimes> {
+	const { reps, log } = settings;
 	const runtime = await ensureN8n(version);
 	const [coreTarball] = await buildAndPack({ build: false });
 	const sim = new PlatformSimulator();
@@ -147,11 +150,14 @@ export async function measureInRealN8n(version: string, items: number, reps: num
 		const httpRequest: number[] = [];
 		let connection = '(none)';
 		for (let execution = 1; ours.length < reps; execution++) {
-			sim.server.log.clear();
 			log(`  n8n ${version}, execution ${execution}: ${timed.length + 2} nodes x ${items} requests ...`);
-			const result = await n8n.execute('benchHttpAnchor1', 900_000);
-			const run = result.run;
-			if (!run) throw new Error(`n8n ${version} printed no run data (exit ${result.code}, ${result.stdout.length} characters on stdout)\n${result.stderr.slice(-2000)}`);
+			// The pipe can still lose the end of a few MB of output when n8n exits: that execution is run again.
+			const run = await withRetry(settings, `n8n ${version} execution ${execution}`, async () => {
+				sim.server.log.clear();
+				const result = await n8n.execute('benchHttpAnchor1', 900_000);
+				if (!result.run) throw new Error(`n8n ${version} printed no readable run data (exit ${result.code}, ${result.stdout.length} characters on stdout)`);
+				return result.run;
+			});
 			const sent = sim.server.log.count(PLATFORM_ROUTES.subscriptionAccount);
 			if (sent !== (timed.length + 2) * items) throw new Error(`the simulator saw ${sent} requests, expected ${(timed.length + 2) * items}`);
 			ours.push(...timed.filter((t) => t.kind === 'ours').map((t) => executionTime(run, t.name, items)));
