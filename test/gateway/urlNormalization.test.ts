@@ -8,6 +8,7 @@ import type { INodeParameters } from 'n8n-workflow';
 import { classifyHost } from '../../x402/nodes/ScraperGateway/hosts';
 import { runNode } from '../harness';
 import type { RunResult } from '../harness';
+import { brokenRule, httpUrl, injectedInto, parseTrimmed } from '../hardening/urls';
 import { GatewaySimulator } from '../simulator/gateway';
 import { balances, captureOutput, containsKey, FETCH_ROUTE, PRICE, requestsSince, runText, signedRequests, walletCredential } from './support';
 
@@ -52,86 +53,19 @@ async function runRejected(url: string): Promise<NonNullable<RunResult['error']>
 
 // Generated URLs -------------------------------------------------------------------------------------------------
 
-const LOCAL_TLDS = ['localhost', 'local', 'internal', 'localdomain', 'lan', 'invalid'];
-const asciiLabel = fc
-	.stringMatching(/^[a-z0-9](?:[a-z0-9-]{0,8}[a-z0-9])?$/)
-	.filter((label) => !label.startsWith('xn--') && !LOCAL_TLDS.includes(label));
-const unicodeLabel = fc.constantFrom('bücher', 'münchen', '例え', 'παράδειγμα', 'пример', 'café', 'straße', 'ñandú', 'テスト', 'الاختبار');
-const label = fc.oneof(
-	{ weight: 3, arbitrary: fc.tuple(asciiLabel, fc.boolean()).map(([l, upper]) => (upper ? l.toUpperCase() : l)) },
-	{ weight: 1, arbitrary: unicodeLabel },
-);
-const tld = fc.constantFrom('com', 'org', 'net', 'io', 'de', 'example', 'co.uk', 'テスト', 'рф');
-const host = fc.tuple(fc.array(label, { minLength: 1, maxLength: 3 }), tld).map(([labels, top]) => [...labels, top].join('.'));
-// Anything but ASCII controls, the backslash and a bare "%": spaces, quotes, @, :, Unicode (graphemes, so never
-// half a surrogate pair) and well-formed %XX escapes.
-const textChar = fc.oneof(
-	fc.constantFrom(...'abcXYZ0189-._~!$&\'()*+,;=:@ "<>`{}|^[]'.split('')),
-	fc.constantFrom('%20', '%25', '%2F', '%41', '%7e', '%C3%BC', '%E2%82%AC'),
-	fc.string({ unit: 'grapheme', minLength: 1, maxLength: 1 }).map((char) => char.replace(/%/g, '%25')),
-);
-const isControlOrBackslash = (char: string) => char.charCodeAt(0) < 0x20 || char.charCodeAt(0) === 0x7f || char === '\\';
-const text = (maxLength: number) => fc.string({ unit: textChar, maxLength }).filter((s) => ![...s].some(isControlOrBackslash));
-const path = fc.array(text(8).map((s) => s.replace(/[/?#]/g, '')), { maxLength: 4 }).map((segments) => segments.map((s) => `/${s}`).join(''));
-const outerSpace = fc.constantFrom('', ' ', '  ', '\t', '\n', ' \r\n');
-
-/** The normalised URL, or undefined when WHATWG refuses the text (e.g. the bidi rule across mixed-script labels). */
-function hrefOf(url: string): URL | undefined {
-	try {
-		return new URL(url.trim());
-	} catch {
-		return undefined;
-	}
-}
-
 /** A public http(s) URL with random case, port, path, query and fragment, maybe wrapped in outer whitespace. */
-const publicUrl = fc
-	.record({
-		scheme: fc.constantFrom('https', 'http', 'HTTPS', 'Http'),
-		host,
-		port: fc.constantFrom('', '', ':8443', ':80', ':443'),
-		path,
-		query: fc.option(text(12), { nil: undefined }),
-		fragment: fc.option(text(6), { nil: undefined }),
-		before: outerSpace,
-		after: outerSpace,
-	})
-	.map((u) => `${u.before}${u.scheme}://${u.host}${u.port}${u.path}${u.query === undefined ? '' : `?${u.query}`}${u.fragment === undefined ? '' : `#${u.fragment}`}${u.after}`)
+const publicUrl = httpUrl({ hosts: 'public', comma: true })
 	// The simulator's markers (sim-fail, sim-slow) would make it fail the page on purpose.
 	.filter((url) => {
-		const parsed = hrefOf(url);
+		const parsed = parseTrimmed(url);
 		return parsed !== undefined && !/sim-/i.test(url) && !/sim-/i.test(parsed.href) && classifyHost(parsed.hostname) === undefined;
 	});
 
-const CONTROL_NAMES: Record<number, string> = { 0: 'NUL, U+0000', 9: 'tab, U+0009', 10: 'line feed, U+000A', 13: 'carriage return, U+000D', 127: 'DEL, U+007F' };
-const badInsert = fc.oneof(
-	fc.constantFrom('\t', '\r', '\n', '\u0000', '\u007f', '\\', '%g', '%Z', '%%', '%-'),
-	fc.integer({ min: 0, max: 31 }).map((code) => String.fromCharCode(code)),
-);
-
 /** A public URL with a control character, a backslash or a broken %-escape injected strictly inside it. */
-const injectedUrl = fc.tuple(publicUrl, fc.nat(), badInsert).map(([url, at, insert]) => {
-	const trimmed = url.trim();
-	const index = 1 + (at % (trimmed.length - 1));
-	return `${trimmed.slice(0, index)}${insert}${trimmed.slice(index)}`;
-});
+const injectedUrl = injectedInto(publicUrl, { newline: true });
 
-/**
- * What the error must say: the first control character or backslash, else the first "%" without two hex digits
- * (an escape cut in two by the injection can come first), at its 1-based position in the trimmed text.
- */
-function expectedRule(url: string): string {
-	const chars = url.trim();
-	for (let i = 0; i < chars.length; i++) {
-		const code = chars.charCodeAt(i);
-		if (chars[i] === '\\') return `it contains a backslash (\\) at character ${i + 1}`;
-		if (code < 0x20 || code === 0x7f) {
-			return `it contains a control character (${CONTROL_NAMES[code] ?? `U+${code.toString(16).toUpperCase().padStart(4, '0')}`}) at character ${i + 1}`;
-		}
-	}
-	const escape = /%(?![0-9a-f]{2})/i.exec(chars);
-	return `it has a "%" that does not start a %XX escape at character ${(escape?.index ?? -2) + 1}`;
-}
+/** What the error must say (see brokenRule), after "it". */
+const expectedRule = (url: string) => `it ${brokenRule(url)}`;
 
 // Tests ----------------------------------------------------------------------------------------------------------
 

@@ -28,13 +28,19 @@ function requestsSeen(): number {
 	return platform.server.log.entries.length + marketplace.server.log.entries.length;
 }
 
-async function runPlatform(parameters: IDataObject) {
+async function runPlatform(parameters: IDataObject, stopAfterMs: number | undefined = STOP_AFTER_MS) {
 	return await runNode({
 		nodeType: 'scraperPlatform',
 		parameters: parameters as never,
 		credentials: { scraperPlatformApi: { apiToken: PLATFORM_DEMO_TOKEN, baseUrl: platform.url } },
-		cancelAfterMs: STOP_AFTER_MS,
+		cancelAfterMs: stopAfterMs,
 	});
+}
+
+/** A bulk job that keeps running while the test does (each URL takes an hour): its id. */
+async function startRunningJob(url: string): Promise<string> {
+	const started = await runPlatform({ resource: 'bulk', operation: 'start', scraperId: DEMO_MANUAL_SCRAPER_IDS[0], urls: url }, undefined);
+	return started.items[0].json.id as string;
 }
 
 async function runMarketplace(parameters: IDataObject) {
@@ -89,13 +95,8 @@ describe('the largest waits the UI accepts', () => {
 		expect(requestsSeen()).toBe(expected);
 	});
 
-	it('Bulk > Get of a running job: one read, then the hour between checks', async () => {
-		const started = await runNode({
-			nodeType: 'scraperPlatform',
-			parameters: { resource: 'bulk', operation: 'start', scraperId: DEMO_MANUAL_SCRAPER_IDS[0], urls: 'https://a.example.com/3' } as never,
-			credentials: { scraperPlatformApi: { apiToken: PLATFORM_DEMO_TOKEN, baseUrl: platform.url } },
-		});
-		const bulkId = started.items[0].json.id as string;
+	it('Bulk > Get of a running job: its read and one poll, then the hour between checks', async () => {
+		const bulkId = await startRunningJob('https://a.example.com/3');
 		const before = requestsSeen();
 		await runPlatform({ resource: 'bulk', operation: 'get', bulkId, ...LARGEST });
 		expect(requestsSeen() - before).toBe(2);
@@ -104,22 +105,12 @@ describe('the largest waits the UI accepts', () => {
 
 describe('generated waits', () => {
 	it('any Poll Interval the UI accepts: at most one read per interval while the job runs', async () => {
-		const started = await runNode({
-			nodeType: 'scraperPlatform',
-			parameters: { resource: 'bulk', operation: 'start', scraperId: DEMO_MANUAL_SCRAPER_IDS[0], urls: 'https://a.example.com/4' } as never,
-			credentials: { scraperPlatformApi: { apiToken: PLATFORM_DEMO_TOKEN, baseUrl: platform.url } },
-		});
-		const bulkId = started.items[0].json.id as string;
+		const bulkId = await startRunningJob('https://a.example.com/4');
 		await fc.assert(
 			fc.asyncProperty(fc.integer({ min: 1, max: MAX_POLL_INTERVAL_SECONDS }), fc.integer({ min: 1, max: MAX_WAIT_SECONDS }), async (pollIntervalSeconds, maxWaitSeconds) => {
 				const before = requestsSeen();
-				await runNode({
-					nodeType: 'scraperPlatform',
-					parameters: { resource: 'bulk', operation: 'get', bulkId, waitForCompletion: true, pollIntervalSeconds, maxWaitSeconds } as never,
-					credentials: { scraperPlatformApi: { apiToken: PLATFORM_DEMO_TOKEN, baseUrl: platform.url } },
-					cancelAfterMs: 300,
-				});
-				// 300 ms of waiting: the first read, and a second only if the interval (or the deadline) is under it.
+				await runPlatform({ resource: 'bulk', operation: 'get', bulkId, waitForCompletion: true, pollIntervalSeconds, maxWaitSeconds }, 300);
+				// 300 ms of waiting: the Get's read and the first poll, nothing more before the interval (1 s or more).
 				expect(requestsSeen() - before).toBeLessThanOrEqual(2);
 			}),
 			{ numRuns: 12 },

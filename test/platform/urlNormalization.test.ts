@@ -4,106 +4,28 @@
 // refused naming the field and the rule, and nothing reaches the simulator.
 import fc from 'fast-check';
 
+import { brokenRule, httpUrl, injectedInto, parseTrimmed } from '../hardening/urls';
 import { useMarketplace } from '../marketplace/helpers';
 import { DEMO_MANUAL_SCRAPER_IDS } from '../simulator/platform';
 import { ROUTES, usePlatform } from './helpers';
 
 // Generated URLs -------------------------------------------------------------------------------------------------
 
-const asciiLabel = fc.stringMatching(/^[a-z0-9](?:[a-z0-9-]{0,8}[a-z0-9])?$/).filter((label) => !label.startsWith('xn--'));
-const unicodeLabel = fc.constantFrom('bücher', 'münchen', '例え', 'παράδειγμα', 'пример', 'café', 'straße', 'ñandú', 'テスト', 'الاختبار');
-const label = fc.oneof(
-	{ weight: 3, arbitrary: fc.tuple(asciiLabel, fc.boolean()).map(([l, upper]) => (upper ? l.toUpperCase() : l)) },
-	{ weight: 1, arbitrary: unicodeLabel },
-);
-const tld = fc.constantFrom('com', 'org', 'net', 'io', 'de', 'example', 'co.uk', 'テスト', 'рф');
-const byte = fc.integer({ min: 0, max: 255 });
-// The platform and marketplace accept any http(s) host and credentials (their interface's isUrl), so these are drawn too.
-const host = fc.oneof(
-	{ weight: 6, arbitrary: fc.tuple(fc.array(label, { minLength: 1, maxLength: 3 }), tld).map(([labels, top]) => [...labels, top].join('.')) },
-	{ weight: 1, arbitrary: fc.tuple(byte, byte, byte, byte).map((parts) => parts.join('.')) },
-	{ weight: 1, arbitrary: fc.constantFrom('[2001:DB8::1]', '[2606:4700:4700:0:0:0:0:1111]', 'localhost', 'LOCALHOST') },
-);
-const userinfo = fc.option(
-	fc.tuple(fc.stringMatching(/^[A-Za-z0-9._~-]{1,8}$/), fc.option(fc.stringMatching(/^[A-Za-z0-9._~!$&'()*+;=:-]{0,8}$/), { nil: undefined })).map(
-		([user, password]) => `${user}${password === undefined ? '' : `:${password}`}@`,
-	),
-	{ nil: '', freq: 4 },
-);
-// Anything but ASCII controls, the backslash and a bare "%": spaces, quotes, @, :, Unicode (graphemes, so never
-// half a surrogate pair) and well-formed %XX escapes. No comma: a URL list splits at commas.
-const textChar = fc.oneof(
-	fc.constantFrom(...'abcXYZ0189-._~!$&\'()*+;=:@ "<>`{}|^[]'.split('')),
-	fc.constantFrom('%20', '%25', '%2F', '%41', '%7e', '%C3%BC', '%E2%82%AC'),
-	fc.string({ unit: 'grapheme', minLength: 1, maxLength: 1 }).map((char) => char.replace(/%/g, '%25')),
-);
-const isControlOrBackslash = (char: string) => char.charCodeAt(0) < 0x20 || char.charCodeAt(0) === 0x7f || char === '\\';
-const text = (maxLength: number) => fc.string({ unit: textChar, maxLength }).filter((s) => ![...s].some(isControlOrBackslash) && !s.includes(','));
-const path = fc.array(text(8).map((s) => s.replace(/[/?#]/g, '')), { maxLength: 4 }).map((segments) => segments.map((s) => `/${s}`).join(''));
-const outerSpace = fc.constantFrom('', ' ', '  ', '\t', '\n', ' \r\n');
-
-function parsed(url: string): URL | undefined {
-	try {
-		return new URL(url.trim());
-	} catch {
-		return undefined;
-	}
-}
-
 /** An http(s) URL with random case, credentials, port, path, query and fragment, maybe wrapped in outer whitespace. */
-const anyUrl = fc
-	.record({
-		scheme: fc.constantFrom('https', 'http', 'HTTPS', 'Http'),
-		userinfo,
-		host,
-		port: fc.constantFrom('', '', ':8443', ':80', ':443'),
-		path,
-		query: fc.option(text(12), { nil: undefined }),
-		fragment: fc.option(text(6), { nil: undefined }),
-		before: outerSpace,
-		after: outerSpace,
-	})
-	.map((u) => `${u.before}${u.scheme}://${u.userinfo}${u.host}${u.port}${u.path}${u.query === undefined ? '' : `?${u.query}`}${u.fragment === undefined ? '' : `#${u.fragment}`}${u.after}`)
+const anyUrl = httpUrl({ hosts: 'any', comma: false })
 	// WHATWG refuses some drawn hosts (the bidi rule across mixed-script labels); the simulators' markers fail on purpose.
 	.filter((url) => {
-		const href = parsed(url)?.href;
+		const href = parseTrimmed(url)?.href;
 		return href !== undefined && !/sim-|slow-jobs|few-jobs/i.test(`${url} ${href}`);
 	});
 
 const normalised = (url: string) => new URL(url.trim()).href;
 
-const CONTROL_NAMES: Record<number, string> = { 0: 'NUL, U+0000', 9: 'tab, U+0009', 10: 'line feed, U+000A', 13: 'carriage return, U+000D', 127: 'DEL, U+007F' };
-const badInserts = ['\t', '\r', '\n', '\u0000', '\u007f', '\\', '%g', '%Z', '%%', '%-'];
-const badInsert = (options: { newline: boolean }) =>
-	fc.oneof(
-		fc.constantFrom(...badInserts.filter((insert) => options.newline || insert !== '\n')),
-		fc.integer({ min: 0, max: 31 }).filter((code) => options.newline || code !== 10).map((code) => String.fromCharCode(code)),
-	);
-
 /** A URL with a control character, a backslash or a broken %-escape injected strictly inside it. */
-const injected = (options: { newline: boolean }) =>
-	fc.tuple(anyUrl, fc.nat(), badInsert(options)).map(([url, at, insert]) => {
-		const trimmed = url.trim();
-		const index = 1 + (at % (trimmed.length - 1));
-		return `${trimmed.slice(0, index)}${insert}${trimmed.slice(index)}`;
-	});
+const injected = (options: { newline: boolean }) => injectedInto(anyUrl, options);
 
-/**
- * What the error must say after the quoted URL: the first control character or backslash, else the first "%"
- * without two hex digits (an escape cut in two by the injection can come first), at its 1-based position.
- */
-function expectedRule(url: string): string {
-	const chars = url.trim();
-	for (let i = 0; i < chars.length; i++) {
-		const code = chars.charCodeAt(i);
-		if (chars[i] === '\\') return `" contains a backslash (\\) at character ${i + 1}`;
-		if (code < 0x20 || code === 0x7f) {
-			return `" contains a control character (${CONTROL_NAMES[code] ?? `U+${code.toString(16).toUpperCase().padStart(4, '0')}`}) at character ${i + 1}`;
-		}
-	}
-	const escape = /%(?![0-9a-f]{2})/i.exec(chars);
-	return `" has a "%" that does not start a %XX escape at character ${(escape?.index ?? -2) + 1}`;
-}
+/** What the error must say after the quoted URL (see brokenRule). */
+const expectedRule = (url: string) => `" ${brokenRule(url)}`;
 
 /** Known spellings URL parsers read differently: [what, input, rule after the quoted URL]. */
 const SPELLINGS: Array<[string, string, RegExp]> = [
