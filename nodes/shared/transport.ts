@@ -256,21 +256,23 @@ export async function apiRequest<T = IDataObject>(
 	const signal = 'getExecutionCancelSignal' in ctx ? ctx.getExecutionCancelSignal() : undefined;
 	// n8n's getNode() deep-copies the node: read it only for an error, not on every request.
 	const node = () => ctx.getNode();
+	const canceled = () =>
+		nodeOperationError(node(), 'The execution was canceled while waiting for ' + api.service, {
+			itemIndex,
+			description: 'Nothing more was sent. Run the workflow again when you are ready.',
+		});
 	let rateLimitWaited = 0;
 	let rateLimitRetries = 0;
 	let readAttempts = 0;
 
 	for (;;) {
 		let response: FullResponse;
+		// Once stopped, nothing more is sent, whatever n8n's HTTP client does with a signal already aborted.
+		if (signal?.aborted) throw canceled();
 		try {
 			response = await send(ctx, api, credentials, request, requestHeaders);
 		} catch (error) {
-			if (signal?.aborted) {
-				throw nodeOperationError(node(), 'The execution was canceled while waiting for ' + api.service, {
-					itemIndex,
-					description: 'Nothing more was sent. Run the workflow again when you are ready.',
-				});
-			}
+			if (signal?.aborted) throw canceled();
 			const cause = describeNetworkCause(error);
 			const retryable = request.idempotent || cause.neverSent;
 			if (retryable && readAttempts < policy.readRetries) {

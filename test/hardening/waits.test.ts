@@ -92,6 +92,8 @@ describe('the largest waits the UI accepts', () => {
 		const result = (await run()) as { error?: Error };
 		// Stopped while waiting, not failed: the work was accepted and the wait was under way.
 		expect(result.error?.message ?? 'stopped').not.toMatch(/^Invalid|not found|rejected/);
+		// Longer than a pause step: a wait that noticed the Stop must not send its next read.
+		await pause(800);
 		expect(requestsSeen()).toBe(expected);
 	});
 
@@ -99,6 +101,7 @@ describe('the largest waits the UI accepts', () => {
 		const bulkId = await startRunningJob('https://a.example.com/3');
 		const before = requestsSeen();
 		await runPlatform({ resource: 'bulk', operation: 'get', bulkId, ...LARGEST });
+		await pause(800);
 		expect(requestsSeen() - before).toBe(2);
 	});
 });
