@@ -4,7 +4,7 @@
 // from ../nodes/shared are compiled in too. n8n-workflow stays external: n8n provides it (peerDependency).
 // Run from the repository root with `npm run build` (after its `npm ci`), or here with `npm run build`.
 import { build } from 'esbuild';
-import { cpSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 const here = path.dirname(new URL(import.meta.url).pathname);
@@ -26,6 +26,14 @@ await build({
 	legalComments: 'linked',
 	logLevel: 'warning',
 });
+
+// Lint directives of the bundled libraries (and our own) mean nothing in the output, and the repository's lint,
+// which sees x402/dist after a build, reports them as unused: drop those one-line comments.
+for (const entry of entries) {
+	const file = path.join(here, entry);
+	const code = readFileSync(file, 'utf8');
+	writeFileSync(file, code.replace(/^[ \t]*(\/\/ eslint-(disable|enable)[^\n]*|\/\* eslint-(disable|enable)[^\n]*?\*\/[ \t]*)\n/gm, ''));
+}
 
 // What n8n reads beside each bundle: the node's codex (.node.json) and the icons (x402/icons links to the
 // repository's icons/, which both packages share).
