@@ -1,9 +1,9 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals, no-console -- test code in plain Node: it wraps process.stdout/stderr and the console to prove the private key never reaches a log line */
-import type { ICredentialDataDecryptedObject, INodeExecutionData } from 'n8n-workflow';
+import type { ICredentialDataDecryptedObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
-import { allText } from '../harness';
+import { allText, runNode } from '../harness';
 import type { RunResult } from '../harness';
-import type { GatewaySimulator } from '../simulator/gateway';
+import { GatewaySimulator } from '../simulator/gateway';
 
 export const FETCH_ROUTE = 'POST /api/service/scraperAPI';
 export const SEARCH_ROUTE = 'POST /api/service/webSearch';
@@ -100,4 +100,67 @@ export function runText(result: RunResult): string {
 /** Output items' JSON, in order. */
 export function jsonOf(items: INodeExecutionData[]) {
 	return items.map((item) => item.json);
+}
+
+/**
+ * One gateway simulator (its chain and test wallets) for a test file, with stdout, stderr and the console captured
+ * so the file can prove no log line carries a key. Started before the file's tests, closed after them.
+ */
+export function useGateway(options: { testWalletCount: number }): { sim: GatewaySimulator; output: () => string } {
+	const context = { output: () => '' } as { sim: GatewaySimulator; output: () => string };
+	let capture: ReturnType<typeof captureOutput> | undefined;
+	beforeAll(async () => {
+		capture = captureOutput();
+		context.output = capture.text;
+		context.sim = await GatewaySimulator.start(options);
+	});
+	afterAll(async () => {
+		capture?.stop();
+		await context.sim?.close();
+	});
+	return context;
+}
+
+/** What one run left at the gateway and on the chain: requests, signed requests, settlements, refusals, USDC spent. */
+export interface RunTrace {
+	result: RunResult;
+	requests: number;
+	signatures: number;
+	settlements: number;
+	rejections: number;
+	/** USDC the payer lost and the payee gained during the run, atomic units. */
+	spent: bigint;
+	received: bigint;
+}
+
+/** Runs the Gateway with the first test wallet and counts what reached the gateway and the chain meanwhile. */
+export async function runTraced(
+	sim: GatewaySimulator,
+	parameters: INodeParameters,
+	credentialOverrides: ICredentialDataDecryptedObject = {},
+): Promise<RunTrace> {
+	const wallet = sim.testWallets[0];
+	const before = await balances(sim, wallet.address);
+	const logStart = sim.server.log.entries.length;
+	const settlementsStart = sim.settlements.length;
+	const rejectionsStart = sim.rejections.length;
+	const result = await runNode({ nodeType: 'scraperGateway', credentials: walletCredential(sim, wallet, credentialOverrides), parameters });
+	const after = await balances(sim, wallet.address);
+	return {
+		result,
+		requests: requestsSince(sim, logStart).length,
+		signatures: signedRequests(sim, logStart).length,
+		settlements: sim.settlements.length - settlementsStart,
+		rejections: sim.rejections.length - rejectionsStart,
+		spent: before.payer - after.payer,
+		received: after.payee - before.payee,
+	};
+}
+
+/** A run that was refused before anything left: no request, no signature, no settlement, no refusal, no USDC moved. */
+export function expectNothingLeft(trace: RunTrace): NonNullable<RunResult['error']> {
+	expect(trace.result.error).toBeDefined();
+	const { requests, signatures, settlements, rejections, spent, received } = trace;
+	expect({ requests, signatures, settlements, rejections, spent, received }).toEqual({ requests: 0, signatures: 0, settlements: 0, rejections: 0, spent: 0n, received: 0n });
+	return trace.result.error as NonNullable<RunResult['error']>;
 }

@@ -9,46 +9,24 @@ import { classifyHost } from '../../x402/nodes/ScraperGateway/hosts';
 import { runNode } from '../harness';
 import type { RunResult } from '../harness';
 import { brokenRule, httpUrl, injectedInto, parseTrimmed } from '../hardening/urls';
-import { GatewaySimulator } from '../simulator/gateway';
-import { balances, captureOutput, containsKey, FETCH_ROUTE, PRICE, requestsSince, runText, signedRequests, walletCredential } from './support';
+import { balances, containsKey, expectNothingLeft, FETCH_ROUTE, PRICE, requestsSince, runText, runTraced, signedRequests, useGateway, walletCredential } from './support';
 
-let sim: GatewaySimulator;
-let capture: ReturnType<typeof captureOutput>;
+const gw = useGateway({ testWalletCount: 1 });
 const seen: string[] = [];
-
-beforeAll(async () => {
-	capture = captureOutput();
-	sim = await GatewaySimulator.start({ testWalletCount: 1 });
-});
-
-afterAll(async () => {
-	capture?.stop();
-	await sim?.close();
-});
 
 const fetchWith = (url: string): INodeParameters => ({ resource: 'page', operation: 'fetch', url, additionalFields: { screenshot: false } });
 
 async function run(url: string): Promise<RunResult> {
-	const result = await runNode({ nodeType: 'scraperGateway', credentials: walletCredential(sim, sim.testWallets[0]), parameters: fetchWith(url) });
+	const result = await runNode({ nodeType: 'scraperGateway', credentials: walletCredential(gw.sim, gw.sim.testWallets[0]), parameters: fetchWith(url) });
 	seen.push(runText(result));
 	return result;
 }
 
 /** Runs the node and proves nothing left it: no request, no signature, no settlement, no balance change. */
 async function runRejected(url: string): Promise<NonNullable<RunResult['error']>> {
-	const wallet = sim.testWallets[0];
-	const before = await balances(sim, wallet.address);
-	const logStart = sim.server.log.entries.length;
-	const settlementsStart = sim.settlements.length;
-	const rejectionsStart = sim.rejections.length;
-	const result = await run(url);
-	expect(result.error).toBeDefined();
-	expect(requestsSince(sim, logStart)).toHaveLength(0);
-	expect(signedRequests(sim, logStart)).toHaveLength(0);
-	expect(sim.settlements.length - settlementsStart).toBe(0);
-	expect(sim.rejections.length - rejectionsStart).toBe(0);
-	expect(await balances(sim, wallet.address)).toEqual(before);
-	return result.error!;
+	const trace = await runTraced(gw.sim, fetchWith(url));
+	seen.push(runText(trace.result));
+	return expectNothingLeft(trace);
 }
 
 // Generated URLs -------------------------------------------------------------------------------------------------
@@ -80,22 +58,22 @@ describe('Page: Fetch pays for exactly the normalised URL that passed the check'
 
 	async function expectPaidFor(input: string): Promise<void> {
 		const href = new URL(input.trim()).href;
-		const wallet = sim.testWallets[0];
-		const before = await balances(sim, wallet.address);
-		const logStart = sim.server.log.entries.length;
-		const settlementsStart = sim.settlements.length;
+		const wallet = gw.sim.testWallets[0];
+		const before = await balances(gw.sim, wallet.address);
+		const logStart = gw.sim.server.log.entries.length;
+		const settlementsStart = gw.sim.settlements.length;
 		const result = await run(input);
 		expect(result.error).toBeUndefined();
 		// Every request for the item (the unpaid one that learns the price, the paid one) carries the normalised URL.
-		const requests = requestsSince(sim, logStart).filter((entry) => entry.route === FETCH_ROUTE);
+		const requests = requestsSince(gw.sim, logStart).filter((entry) => entry.route === FETCH_ROUTE);
 		expect(requests.length).toBeGreaterThanOrEqual(1);
 		for (const request of requests) expect((request.body as { url: unknown }).url).toBe(href);
-		expect(signedRequests(sim, logStart)).toHaveLength(1);
-		const settlements = sim.settlements.slice(settlementsStart);
+		expect(signedRequests(gw.sim, logStart)).toHaveLength(1);
+		const settlements = gw.sim.settlements.slice(settlementsStart);
 		expect(settlements.map((s) => s.target)).toEqual([href]);
 		expect(result.items).toHaveLength(1);
 		expect(result.items[0].json).toMatchObject({ url: href, payment: { transaction: settlements[0].transaction } });
-		expect(before.payer - (await sim.balanceOf(wallet.address))).toBe(PRICE);
+		expect(before.payer - (await gw.sim.balanceOf(wallet.address))).toBe(PRICE);
 		paid++;
 	}
 
@@ -159,10 +137,10 @@ describe('Page: Fetch refuses what normalising would change, before anything is 
 	});
 
 	test('ordinary IDN is accepted and sent as punycode; loopback in any spelling is still reported as loopback', async () => {
-		const logStart = sim.server.log.entries.length;
+		const logStart = gw.sim.server.log.entries.length;
 		const result = await run('https://bücher.example/');
 		expect(result.error).toBeUndefined();
-		expect(requestsSince(sim, logStart).map((r) => (r.body as { url: unknown }).url)).toContain('https://xn--bcher-kva.example/');
+		expect(requestsSince(gw.sim, logStart).map((r) => (r.body as { url: unknown }).url)).toContain('https://xn--bcher-kva.example/');
 		for (const url of ['http://0x7f.1/', 'http://%31%32%37.0.0.1/', 'http://０x7f.1/']) {
 			expect((await runRejected(url)).message).toMatch(/127\.0\.0\.1 is a loopback address/);
 		}
@@ -171,7 +149,7 @@ describe('Page: Fetch refuses what normalising would change, before anything is 
 
 describe('secrets', () => {
 	test('the private key never appears in any output, error, request or log line of this file', () => {
-		const everything = [...seen, capture.text(), JSON.stringify(sim.server.log.entries)].join('\n');
-		expect(containsKey(everything, sim.testWallets[0].privateKey)).toBe(false);
+		const everything = [...seen, gw.output(), JSON.stringify(gw.sim.server.log.entries)].join('\n');
+		expect(containsKey(everything, gw.sim.testWallets[0].privateKey)).toBe(false);
 	});
 });

@@ -5,41 +5,19 @@ import { checkPublicPageUrl, classifyHost } from '../../x402/nodes/ScraperGatewa
 import { formatAtomic, toAtomic } from '../../x402/nodes/ScraperGateway/payment/money';
 import { allText, loadPackage, runNode, X402_PACKAGE_NAME } from '../harness';
 import type { RunResult } from '../harness';
-import { GatewaySimulator } from '../simulator/gateway';
-import { balances, captureOutput, containsKey, runText, walletCredential } from './support';
+import { containsKey, expectNothingLeft, runText, runTraced, useGateway, walletCredential } from './support';
 
-let sim: GatewaySimulator;
-let capture: ReturnType<typeof captureOutput>;
+const gw = useGateway({ testWalletCount: 1 });
 const seen: string[] = [];
-
-beforeAll(async () => {
-	capture = captureOutput();
-	sim = await GatewaySimulator.start({ testWalletCount: 1 });
-});
-
-afterAll(async () => {
-	capture?.stop();
-	await sim?.close();
-});
 
 /**
  * Runs the node and proves nothing left it: no request at the gateway, no settlement, no balance change.
  * Returns the error the node stopped with.
  */
 async function runRejected(parameters: INodeParameters, credentialOverrides: ICredentialDataDecryptedObject = {}): Promise<NonNullable<RunResult['error']>> {
-	const wallet = sim.testWallets[0];
-	const before = await balances(sim, wallet.address);
-	const logStart = sim.server.log.entries.length;
-	const settlementsStart = sim.settlements.length;
-	const rejectionsStart = sim.rejections.length;
-	const result = await runNode({ nodeType: 'scraperGateway', credentials: walletCredential(sim, wallet, credentialOverrides), parameters });
-	seen.push(runText(result));
-	expect(result.error).toBeDefined();
-	expect(sim.server.log.entries.length - logStart).toBe(0);
-	expect(sim.settlements.length - settlementsStart).toBe(0);
-	expect(sim.rejections.length - rejectionsStart).toBe(0);
-	expect(await balances(sim, wallet.address)).toEqual(before);
-	return result.error!;
+	const trace = await runTraced(gw.sim, parameters, credentialOverrides);
+	seen.push(runText(trace.result));
+	return expectNothingLeft(trace);
 }
 
 const fetchWith = (url: string, additionalFields: IDataObject = {}): INodeParameters => ({ resource: 'page', operation: 'fetch', url, additionalFields: additionalFields as INodeParameters });
@@ -109,15 +87,15 @@ describe('Page: Fetch rejects invalid input before any request and any signature
 	});
 
 	test('boundary values are accepted (and sent as set)', async () => {
-		const logStart = sim.server.log.entries.length;
+		const logStart = gw.sim.server.log.entries.length;
 		const result = await runNode({
 			nodeType: 'scraperGateway',
-			credentials: walletCredential(sim, sim.testWallets[0]),
+			credentials: walletCredential(gw.sim, gw.sim.testWallets[0]),
 			parameters: fetchWith('https://8.8.8.8/dns', { maxRetries: 10, timeout: 300, tokenCap: 10000, waitForSelector: 'a'.repeat(1000), proxyCountry: 'gB' }),
 		});
 		seen.push(runText(result));
 		expect(result.error).toBeUndefined();
-		expect(sim.server.log.entries[logStart].body).toEqual({
+		expect(gw.sim.server.log.entries[logStart].body).toEqual({
 			url: 'https://8.8.8.8/dns',
 			maxRetries: 10,
 			timeout: 300,
@@ -142,7 +120,7 @@ describe('Search: Web rejects invalid input before any request', () => {
 });
 
 describe('x402 Wallet credential is checked locally; the key is never repeated', () => {
-	const key = () => sim.testWallets[0].privateKey;
+	const key = () => gw.sim.testWallets[0].privateKey;
 	const cases: Array<[string, () => ICredentialDataDecryptedObject, RegExp]> = [
 		['empty key', () => ({ privateKey: '' }), /^Invalid "Private Key" in the "x402 Wallet" credential: it is empty/],
 		['key without 0x', () => ({ privateKey: key().slice(2) }), /^Invalid "Private Key" in the "x402 Wallet" credential: it must be 0x followed by 64 hexadecimal characters \(got 64 characters, without the 0x prefix\)/],
@@ -174,22 +152,22 @@ describe('x402 Wallet credential is checked locally; the key is never repeated',
 
 	test('the credential test shows the wallet address derived from the key, and sends nothing', async () => {
 		const test = credentialTest();
-		const logStart = sim.server.log.entries.length;
+		const logStart = gw.sim.server.log.entries.length;
 		const key = generatePrivateKey();
-		const result = await test({ ...walletCredential(sim, { privateKey: key }).x402WalletApi });
+		const result = await test({ ...walletCredential(gw.sim, { privateKey: key }).x402WalletApi });
 		expect(result.status).toBe('OK');
 		expect(result.message).toContain(privateKeyToAccount(key).address);
-		expect(result.message).toContain(sim.network);
+		expect(result.message).toContain(gw.sim.network);
 		expect(result.message).toContain('at most 0.01 USDC per request');
 		expect(containsKey(result.message, key)).toBe(false);
-		expect(sim.server.log.entries.length - logStart).toBe(0);
+		expect(gw.sim.server.log.entries.length - logStart).toBe(0);
 		seen.push(allText(result));
 	});
 
 	test('the credential test names the broken field and never repeats the key', async () => {
 		const test = credentialTest();
 		const badKey = generatePrivateKey().slice(2);
-		const result = await test({ ...walletCredential(sim, { privateKey: badKey }).x402WalletApi });
+		const result = await test({ ...walletCredential(gw.sim, { privateKey: badKey }).x402WalletApi });
 		expect(result.status).toBe('Error');
 		expect(result.message).toMatch(/^Invalid "Private Key": it must be 0x followed by 64 hexadecimal characters/);
 		expect(containsKey(result.message, badKey)).toBe(false);
@@ -231,8 +209,8 @@ describe('pure rules', () => {
 
 describe('secrets', () => {
 	test('the private keys never appear in any output, error, request or log line of this file', () => {
-		const everything = [...seen, capture.text(), allText(sim.server.log.entries)].join('\n');
+		const everything = [...seen, gw.output(), allText(gw.sim.server.log.entries)].join('\n');
 		expect(seen.length).toBeGreaterThan(40);
-		expect(containsKey(everything, sim.testWallets[0].privateKey)).toBe(false);
+		expect(containsKey(everything, gw.sim.testWallets[0].privateKey)).toBe(false);
 	});
 });

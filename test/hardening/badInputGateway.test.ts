@@ -3,25 +3,16 @@
 // x402 Wallet credential, broken, must fail naming the field before anything is signed: no request at the gateway,
 // no signature, no settlement, no balance change.
 import fc from 'fast-check';
-import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
+import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 
-import { runNode } from '../harness';
-import { GatewaySimulator } from '../simulator/gateway';
-import { balances, walletCredential } from '../gateway/support';
+import { expectNothingLeft, runTraced, useGateway } from '../gateway/support';
+import type { RunTrace } from '../gateway/support';
 import { invalidValues, parameterCases, validValues, withValue } from './generate';
 import type { ParameterCase, Rule } from './generate';
 
 const INVALID_RUNS = Number(process.env.BAD_INPUT_RUNS ?? 25);
 
-let sim: GatewaySimulator;
-
-beforeAll(async () => {
-	sim = await GatewaySimulator.start({ testWalletCount: 1 });
-});
-
-afterAll(async () => {
-	await sim?.close();
-});
+const gw = useGateway({ testWalletCount: 1 });
 
 const totals = { invalidCases: 0, validCases: 0, parameters: new Set<string>(), requests: 0, signatures: 0, settlements: 0 };
 
@@ -31,29 +22,11 @@ afterAll(() => {
 	);
 });
 
-/** Runs the Gateway and counts what reached the gateway and the chain while it ran. */
-async function runCounted(parameters: IDataObject, credentialOverrides: ICredentialDataDecryptedObject = {}) {
-	const wallet = sim.testWallets[0];
-	const before = await balances(sim, wallet.address);
-	const logStart = sim.server.log.entries.length;
-	const settlementsStart = sim.settlements.length;
-	const result = await runNode({ nodeType: 'scraperGateway', credentials: walletCredential(sim, wallet, credentialOverrides), parameters: parameters as never });
-	const requests = sim.server.log.entries.slice(logStart);
-	const after = await balances(sim, wallet.address);
-	return {
-		result,
-		requests: requests.length,
-		signatures: requests.filter((entry) => typeof entry.headers['payment-signature'] === 'string').length,
-		settlements: sim.settlements.length - settlementsStart,
-		spent: before.payer - after.payer,
-	};
-}
-
-function expectNothingLeft(counted: Awaited<ReturnType<typeof runCounted>>) {
-	totals.requests += counted.requests;
-	totals.signatures += counted.signatures;
-	totals.settlements += counted.settlements;
-	expect(counted).toMatchObject({ requests: 0, signatures: 0, settlements: 0, spent: 0n });
+function expectNothingLeftCounted(trace: RunTrace) {
+	totals.requests += trace.requests;
+	totals.signatures += trace.signatures;
+	totals.settlements += trace.settlements;
+	expectNothingLeft(trace);
 }
 
 const RULES: Record<string, Rule> = {
@@ -78,15 +51,15 @@ describe.each(OPERATIONS)('Scraper Gateway $resource > $operation', (op) => {
 		await fc.assert(
 			fc.asyncProperty(invalidValues(parameter.rule), async (drawn) => {
 				totals.invalidCases++;
-				let counted: Awaited<ReturnType<typeof runCounted>>;
+				let counted: RunTrace;
 				try {
-					counted = await runCounted({ resource: op.resource, operation: op.operation, ...withValue(op.baseline, parameter.path, drawn.stored) });
+					counted = await runTraced(gw.sim, { resource: op.resource, operation: op.operation, ...withValue(op.baseline, parameter.path, drawn.stored) });
 				} catch (error) {
 					// n8n itself refuses a workflow whose required field is empty: nothing runs, nothing is signed.
 					if ((error as Error).name === 'WorkflowHasIssuesError') return;
 					throw error;
 				}
-				expectNothingLeft(counted);
+				expectNothingLeftCounted(counted);
 				expect(counted.result.error?.message ?? `no error for ${drawn.describe}`).toContain(`"${parameter.label}`);
 			}),
 			{ numRuns: INVALID_RUNS },
@@ -99,7 +72,7 @@ describe.each(OPERATIONS)('Scraper Gateway $resource > $operation', (op) => {
 		await fc.assert(
 			fc.asyncProperty(validValues(parameter.rule) as fc.Arbitrary<{ stored: unknown }>, async (drawn) => {
 				totals.validCases++;
-				const { result } = await runCounted({ resource: op.resource, operation: op.operation, ...withValue(op.baseline, parameter.path, drawn.stored) });
+				const { result } = await runTraced(gw.sim, { resource: op.resource, operation: op.operation, ...withValue(op.baseline, parameter.path, drawn.stored) });
 				expect(result.error?.message ?? '').not.toMatch(/^Invalid "/);
 			}),
 			{ numRuns: 2 },
@@ -113,8 +86,8 @@ describe('counterexamples found, as fixed cases', () => {
 		['page fetch Response Deadline [1]', { resource: 'page', operation: 'fetch', url: 'https://example.com/', additionalFields: {}, options: { deadline: '={{ [1] }}' } }, 'Response Deadline (Seconds)'],
 		['web search One Item per Result 0', { resource: 'search', operation: 'web', query: 'x402', additionalFields: {}, options: { split: '={{ 0 }}' } }, 'One Item per Result'],
 	])('%s is refused before anything is signed', async (_name, parameters, label) => {
-		const counted = await runCounted(parameters);
-		expectNothingLeft(counted);
+		const counted = await runTraced(gw.sim, parameters);
+		expectNothingLeftCounted(counted);
 		expect(counted.result.error?.message).toMatch(new RegExp(`^Invalid "${label.replace(/[()]/g, '\\$&')}"`));
 	});
 });
@@ -154,8 +127,8 @@ describe('x402 Wallet credential fields', () => {
 		await fc.assert(
 			fc.asyncProperty(field.values, async (overrides) => {
 				totals.invalidCases++;
-				const counted = await runCounted({ resource: 'page', operation: 'fetch', url: 'https://example.com/', additionalFields: {}, options: {} }, overrides);
-				expectNothingLeft(counted);
+				const counted = await runTraced(gw.sim, { resource: 'page', operation: 'fetch', url: 'https://example.com/', additionalFields: {}, options: {} }, overrides);
+				expectNothingLeftCounted(counted);
 				expect(counted.result.error?.message).toContain(`"${field.label}"`);
 				expect(counted.result.error?.message).toContain('x402 Wallet');
 			}),
