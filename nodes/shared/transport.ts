@@ -206,28 +206,25 @@ export function backoffDelay(attempt: number, policy: RetryPolicy): number {
 	return Math.round(ceiling / 2 + (Math.random() * ceiling) / 2);
 }
 
+/** System error codes of a request that got no answer, in words; the code itself is kept for a support request. */
+const NETWORK_CAUSES: Record<string, string> = {
+	ECONNREFUSED: 'connection refused',
+	ECONNRESET: 'connection reset by the server',
+	ETIMEDOUT: 'the request timed out',
+	ECONNABORTED: 'the request timed out',
+	ENOTFOUND: 'host not found',
+	EAI_AGAIN: 'host name lookup failed',
+	EPIPE: 'connection closed by the server',
+};
+
 /** A readable cause for a request that got no HTTP answer, without request details (they hold the token). */
 export function describeNetworkCause(error: unknown): { text: string; neverSent: boolean } {
 	const err = error as { code?: string; cause?: { code?: string }; message?: string; httpCode?: string | null };
 	// n8n's HTTP helper wraps the client error in a NodeApiError that keeps the system code in `httpCode`.
 	const wrappedCode = typeof err?.httpCode === 'string' && /^E[A-Z_]+$/.test(err.httpCode) ? err.httpCode : undefined;
 	const code = err?.code ?? err?.cause?.code ?? wrappedCode;
-	const known: Record<string, string> = {
-		ECONNREFUSED: 'connection refused',
-		ECONNRESET: 'connection reset by the server',
-		ETIMEDOUT: 'the request timed out',
-		ECONNABORTED: 'the request timed out',
-		ENOTFOUND: 'host not found',
-		EAI_AGAIN: 'host name lookup failed',
-		EPIPE: 'connection closed by the server',
-		UND_ERR_SOCKET: 'connection closed by the server',
-		UND_ERR_CONNECT_TIMEOUT: 'the connection timed out',
-		UND_ERR_HEADERS_TIMEOUT: 'the request timed out',
-		UND_ERR_BODY_TIMEOUT: 'the request timed out',
-	};
 	const neverSent = code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EAI_AGAIN';
-	// System codes (ECONNRESET...) help a support request; the HTTP client's own (UND_ERR_...) would only confuse.
-	if (code && known[code]) return { text: code.startsWith('E') ? `${known[code]} (${code})` : known[code], neverSent };
+	if (code && NETWORK_CAUSES[code]) return { text: `${NETWORK_CAUSES[code]} (${code})`, neverSent };
 	const message = typeof err?.message === 'string' ? err.message : 'network error';
 	// Keep only the first line: wrapped HTTP client errors can append request dumps.
 	return { text: message.split('\n')[0].slice(0, 200), neverSent };
