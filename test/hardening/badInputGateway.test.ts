@@ -5,7 +5,8 @@
 import fc from 'fast-check';
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 
-import { expectNothingLeft, runTraced, useGateway } from '../gateway/support';
+import { runNode } from '../harness';
+import { expectNothingLeft, runTraced, useGateway, walletCredential } from '../gateway/support';
 import type { RunTrace } from '../gateway/support';
 import { invalidValues, parameterCases, validValues, withValue } from './generate';
 import type { ParameterCase, Rule } from './generate';
@@ -89,6 +90,23 @@ describe('counterexamples found, as fixed cases', () => {
 		const counted = await runTraced(gw.sim, parameters);
 		expectNothingLeftCounted(counted);
 		expect(counted.result.error?.message).toMatch(new RegExp(`^Invalid "${label.replace(/[()]/g, '\\$&')}"`));
+	});
+});
+
+describe('a refused node-wide setting under Continue On Fail', () => {
+	it('Parallel Requests 0: every input item gets its own error item, paired, and nothing is signed', async () => {
+		const logStart = gw.sim.server.log.entries.length;
+		const result = await runNode({
+			nodeType: 'scraperGateway',
+			credentials: walletCredential(gw.sim, gw.sim.testWallets[0]),
+			parameters: { resource: 'page', operation: 'fetch', url: '={{ $json.url }}', additionalFields: {}, options: { parallelRequests: 0 } },
+			input: [{ url: 'https://example.com/a' }, { url: 'https://example.com/b' }, { url: 'https://example.com/c' }],
+			continueOnFail: true,
+		});
+		expect(result.error).toBeUndefined();
+		expect(result.items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
+		for (const item of result.items) expect(item.json.error).toBe('Invalid "Parallel Requests": 0 is out of range from 1 to 10');
+		expect(gw.sim.server.log.entries.length - logStart).toBe(0);
 	});
 });
 
