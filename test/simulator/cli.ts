@@ -2,9 +2,11 @@
 import { DEFAULT_PORTS, describeSimulator, startSimulator, type SimulatorPorts } from './index';
 
 /**
- * `npm run simulator [-- --free-ports | --ports=4010,4020,4030 | --json]`
+ * `npm run simulator [-- --free-ports | --ports=4010,4020,4030 | --json | --no-demo-data]`
  * Starts every section of the interface standalone on loopback and runs until Ctrl-C (or SIGTERM), which
  * closes every section and the local chain. With --json the ready line is one JSON object (for the demo script).
+ * The demo account starts with finished results for every demo scraper (see `demoData` of `startSimulator`), so
+ * the editor's "From list" pickers have something to show; --no-demo-data starts empty.
  */
 function parsePorts(argv: string[]): SimulatorPorts {
 	if (argv.includes('--free-ports')) return { platform: 0, marketplace: 0, gateway: 0 };
@@ -21,7 +23,7 @@ function parsePorts(argv: string[]): SimulatorPorts {
 
 async function main(): Promise<void> {
 	const argv = process.argv.slice(2);
-	const sim = await startSimulator({ ports: parsePorts(argv) });
+	const sim = await startSimulator({ ports: parsePorts(argv), demoData: !argv.includes('--no-demo-data') });
 	let stopping = false;
 	const stop = (signal: string) => {
 		if (stopping) return;

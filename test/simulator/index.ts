@@ -25,6 +25,12 @@ export interface StartSimulatorOptions {
 	platform?: Omit<PlatformSimulatorOptions, 'clock'>;
 	marketplace?: Omit<MarketplaceSimulatorOptions, 'clock'>;
 	gateway?: Omit<GatewaySimulatorOptions, 'clock' | 'port'>;
+	/**
+	 * Seed the demo account's history (`PlatformSimulator.seedDemo`, `MarketplaceSimulator.seedDemo`): finished
+	 * results for every demo scraper, so lists built from the results show them. The standalone simulator (and so
+	 * the demo) sets it; tests leave it off and start empty. Default false.
+	 */
+	demoData?: boolean;
 }
 
 /** What a client needs to reach the simulator: base URLs, the demo account's tokens and the demo wallet. */
@@ -69,6 +75,10 @@ export async function startSimulator(options: StartSimulatorOptions = {}): Promi
 	const ports = { platform: 0, marketplace: 0, gateway: 0, ...options.ports };
 	const platform = new PlatformSimulator({ ...options.platform, clock });
 	const marketplace = new MarketplaceSimulator({ ...options.marketplace, clock });
+	if (options.demoData) {
+		platform.seedDemo();
+		marketplace.seedDemo();
+	}
 	const started: Array<{ close(): Promise<void> }> = [];
 	let closed = false;
 	const close = async (): Promise<void> => {

@@ -37,6 +37,7 @@ describe('section C: Bearer authentication (RFC 6750)', () => {
 		['GET', '/api/results/latest/101'],
 		['GET', '/api/scraping-runs/html/5001'],
 		['GET', '/api/scraping-runs/5001'],
+		['GET', '/api/account'],
 	];
 
 	it.each(endpoints)('%s %s without a token answers 401 with a Bearer challenge', async (method, path) => {

@@ -1,10 +1,15 @@
 import { callPlatform } from '../../simulator/platform/client';
 import {
+	BULK_START_ANSWERS,
+	DEMO_AI_SCRAPER_IDS,
 	DEMO_MANUAL_SCRAPER_IDS,
+	OTHER_USER_MANUAL_SCRAPER_ID,
 	PLATFORM_DEMO_TOKEN,
 	PLATFORM_OTHER_USER_TOKEN,
+	PLATFORM_ROUTES,
 	PlatformSimulator,
 	type BulkData,
+	type BulkStartRecord,
 	type CancelBulkResult,
 	type ListedResultRecord,
 	type ResultRecord,
@@ -55,7 +60,7 @@ describe('platform simulator: bulk rerun jobs', () => {
 		expect(res.status).toBe(200);
 		return res.body.data;
 	};
-	const cancel = (id: string) => callPlatform<CancelBulkResult>(base, 'PATCH', `/api/v1/scrapers-bulks/${id}/cancel`);
+	const cancel = (id: string) => callPlatform<CancelBulkResult>(base, 'PATCH', `/api/v1/scrapers-bulks/result/${id}/cancel`);
 
 	it('20 URLs with 3 marked to fail end with 17 finished and 3 failed, consistent at every step', async () => {
 		const list = urls(20, [3, 10, 17]);
@@ -224,5 +229,212 @@ describe('platform simulator: bulk rerun jobs', () => {
 		});
 		const data = JSON.parse(listed.body.data[0].data) as BulkData;
 		expect(data.summary.successfulUrls).toBe(8);
+	});
+});
+
+describe('platform simulator: bulk starts, AI bulk reruns and both cancels (public facts)', () => {
+	let sim: PlatformSimulator;
+	let base: string;
+
+	beforeEach(async () => {
+		sim = new PlatformSimulator();
+		base = await sim.listen();
+	});
+	afterEach(() => sim.close());
+
+	const BULK_PATHS = {
+		manual: { path: '/api/v1/scrapers-manual-rerun/bulk', scraperId: DEMO_MANUAL_SCRAPER_IDS[0] },
+		ai: { path: '/api/v1/scrapers-ai-rerun/bulk', scraperId: DEMO_AI_SCRAPER_IDS.listing },
+	} as const;
+	const startOn = (kind: keyof typeof BULK_PATHS, list: string[], scraperId: string = BULK_PATHS[kind].scraperId) =>
+		callPlatform<Record<string, unknown>>(base, 'POST', BULK_PATHS[kind].path, { body: { scraperId, urls: list } });
+	const poll = async (id: string) => {
+		const res = await callPlatform<ResultRecord<BulkData>>(base, 'GET', `/api/v1/results/${id}`);
+		expect(res.status).toBe(200);
+		return res.body.data;
+	};
+	const cancelResult = (id: string) => callPlatform<CancelBulkResult>(base, 'PATCH', `/api/v1/scrapers-bulks/result/${id}/cancel`);
+	const cancelScraper = (scraperId: string, token = PLATFORM_DEMO_TOKEN) =>
+		callPlatform<CancelBulkResult>(base, 'PATCH', `/api/v1/scrapers-bulks/${scraperId}/cancel`, { token });
+
+	describe.each(['manual', 'ai'] as const)('%s bulk start answer', (kind) => {
+		it("default 'both': the record with its id and bulkResultId equal to it", async () => {
+			const res = await startOn(kind, urls(3));
+			expect(res.status).toBe(200);
+			expect(res.body.message).toBe('Bulk rerun started successfully');
+			const data = res.body.data as unknown as BulkStartRecord;
+			expect(data.bulkResultId).toBe(data.id);
+			expect(data).toMatchObject({ type: 'Bulk-AI', status: 'Running', scraperId: BULK_PATHS[kind].scraperId, url: urls(3)[0] });
+			expect(data.curl).toEqual(expect.any(String));
+			expect(data).not.toHaveProperty('screenshotPath');
+			expect(data).not.toHaveProperty('htmlContent');
+			// The poll answer is the record, without the start-only fields.
+			const polled = await poll(data.bulkResultId);
+			expect(polled).not.toHaveProperty('bulkResultId');
+			expect(polled.id).toBe(data.id);
+		});
+
+		it("'bulkResultId': the record without id, plus bulkResultId (as the vendor's live test reads it)", async () => {
+			sim.options.bulkStartAnswer = 'bulkResultId';
+			const res = await startOn(kind, urls(2));
+			expect(res.status).toBe(200);
+			const data = res.body.data;
+			expect(data).not.toHaveProperty('id');
+			expect(data.bulkResultId).toMatch(/^[0-9a-f-]{36}$/);
+			expect(data).toMatchObject({ type: 'Bulk-AI', status: 'Running', scraperId: BULK_PATHS[kind].scraperId });
+			expect((data.data as BulkData).summary.totalUrls).toBe(2);
+			expect((await poll(String(data.bulkResultId))).type).toBe('Bulk-AI');
+		});
+
+		it("'bulkResultIdOnly': data is just {bulkResultId}", async () => {
+			sim.options.bulkStartAnswer = 'bulkResultIdOnly';
+			const res = await startOn(kind, urls(2));
+			expect(res.status).toBe(200);
+			expect(Object.keys(res.body.data)).toEqual(['bulkResultId']);
+			const record = await poll(String(res.body.data.bulkResultId));
+			expect(record.scraperId).toBe(BULK_PATHS[kind].scraperId);
+		});
+
+		it('bulkStartStatus 201 answers 201 with the same body', async () => {
+			const created = new PlatformSimulator({ bulkStartStatus: 201, bulkStartAnswer: 'bulkResultId' });
+			const url = await created.listen();
+			try {
+				const res = await callPlatform<Record<string, unknown>>(url, 'POST', BULK_PATHS[kind].path, {
+					body: { scraperId: BULK_PATHS[kind].scraperId, urls: urls(1) },
+				});
+				expect(res.status).toBe(201);
+				expect(res.body.message).toBe('Bulk rerun started successfully');
+				expect(res.body.data).not.toHaveProperty('id');
+				expect(res.body.data.bulkResultId).toEqual(expect.any(String));
+			} finally {
+				await created.close();
+			}
+			// Mutable at run time too; errors keep their own statuses.
+			sim.options.bulkStartStatus = 201;
+			expect((await startOn(kind, urls(1))).status).toBe(201);
+			expect((await startOn(kind, [])).status).toBe(422);
+		});
+	});
+
+	it('every bulkStartAnswer value is listed, and startBulk returns the fullest form whatever the option', () => {
+		expect(BULK_START_ANSWERS).toEqual(['both', 'bulkResultId', 'bulkResultIdOnly']);
+		sim.options.bulkStartAnswer = 'bulkResultIdOnly';
+		const record = sim.startBulk(PLATFORM_DEMO_TOKEN, DEMO_MANUAL_SCRAPER_IDS[0], urls(1));
+		expect(record.bulkResultId).toBe(record.id);
+		expect(record.type).toBe('Bulk-AI');
+		const ai = sim.startBulk(PLATFORM_DEMO_TOKEN, DEMO_AI_SCRAPER_IDS.general, urls(1), 'ai');
+		expect(ai.scraperId).toBe(DEMO_AI_SCRAPER_IDS.general);
+	});
+
+	it('an AI bulk job progresses, merges and fails URLs exactly as a manual one', async () => {
+		const list = urls(5, [2]);
+		const ai = (await startOn('ai', list)).body.data as unknown as BulkStartRecord;
+		const manual = (await startOn('manual', list)).body.data as unknown as BulkStartRecord;
+		// The two starts are a few real milliseconds apart, so their finish estimates differ by that much.
+		const progress = (data: BulkData) => ({ ...data, summary: { ...data.summary, estimatedFinishAt: undefined } });
+		expect(ai.data.urlDetails).toEqual(manual.data.urlDetails);
+		sim.clock.advance(2000);
+		const [aiMid, manualMid] = [await poll(ai.id), await poll(manual.id)];
+		expect(progress(aiMid.data)).toEqual(progress(manualMid.data));
+		expect(aiMid.status).toBe('Running');
+		sim.clock.advance(4000);
+		const [aiDone, manualDone] = [await poll(ai.id), await poll(manual.id)];
+		expectConsistent(aiDone);
+		expect(aiDone.status).toBe('Finished');
+		expect(progress(aiDone.data)).toEqual(progress(manualDone.data));
+		expect(aiDone.data.summary).toMatchObject({ totalUrls: 5, successfulUrls: 4, failedUrls: 1 });
+		expect(aiDone.scraperId).toBe(DEMO_AI_SCRAPER_IDS.listing);
+		expect(aiDone.type).toBe('Bulk-AI');
+		expect(sim.server.log.count(PLATFORM_ROUTES.aiBulkRerun)).toBe(1);
+		expect(sim.server.log.count(PLATFORM_ROUTES.bulkRerun)).toBe(1);
+	});
+
+	describe('cancel by result id (scrapers-bulks/result/{resultId}/cancel)', () => {
+		it('cancels only that job, answering its id, URLs and the canceled ones', async () => {
+			sim.options.bulkConcurrency = 1;
+			const a = (await startOn('manual', urls(4))).body.data as unknown as BulkStartRecord;
+			const b = (await startOn('manual', urls(3))).body.data as unknown as BulkStartRecord;
+			const res = await cancelResult(a.id);
+			expect(res.status).toBe(200);
+			expect(res.body.message).toEqual(expect.any(String));
+			expect(res.body.data).toEqual({ id: a.id, bulkUrls: urls(4), canceledUrls: urls(4).slice(1) });
+			expect((await poll(b.id)).data.urlDetails.map((d) => d.status)).toEqual(['Running', 'Pending', 'Pending']);
+			expect(sim.server.log.last(PLATFORM_ROUTES.cancelBulkResult)?.status).toBe(200);
+		});
+
+		it('cancels an AI bulk job too', async () => {
+			const job = (await startOn('ai', urls(5))).body.data as unknown as BulkStartRecord;
+			expect((await cancelResult(job.id)).body.data.canceledUrls).toEqual(urls(5).slice(2));
+			sim.clock.advance(2000);
+			expect((await poll(job.id)).status).toBe('Canceled');
+		});
+	});
+
+	describe('cancel by scraper id (scrapers-bulks/{scraperId}/cancel)', () => {
+		it('cancels the pending URLs of every bulk job of the scraper, listing their URLs in job creation order', async () => {
+			sim.options.bulkConcurrency = 1;
+			const scraperId = DEMO_MANUAL_SCRAPER_IDS[1];
+			const first = urls(3).map((u) => `${u}?job=1`);
+			const second = urls(4).map((u) => `${u}?job=2`);
+			const third = urls(2).map((u) => `${u}?job=3`);
+			const done = sim.startBulk(PLATFORM_DEMO_TOKEN, scraperId, first);
+			sim.clock.advance(3 * 2000);
+			expect((await poll(done.id)).status).toBe('Finished');
+			const running = (await startOn('manual', second, scraperId)).body.data as unknown as BulkStartRecord;
+			sim.clock.advance(2000 + 500);
+			const fresh = (await startOn('manual', third, scraperId)).body.data as unknown as BulkStartRecord;
+			// Another scraper's job and another user's job stay untouched.
+			const elsewhere = sim.startBulk(PLATFORM_DEMO_TOKEN, DEMO_MANUAL_SCRAPER_IDS[2], urls(3));
+			const otherUsers = sim.startBulk(PLATFORM_OTHER_USER_TOKEN, OTHER_USER_MANUAL_SCRAPER_ID, urls(3));
+
+			const res = await cancelScraper(scraperId);
+			expect(res.status).toBe(200);
+			expect(res.body.message).toEqual(expect.any(String));
+			expect(res.body.data).toEqual({
+				id: scraperId,
+				bulkUrls: [...first, ...second, ...third],
+				// second: URL 0 finished, URL 1 running; third: URL 0 running.
+				canceledUrls: [...second.slice(2), ...third.slice(1)],
+			});
+			expect((await poll(running.id)).data.urlDetails.map((d) => d.status)).toEqual(['Finished', 'Running', 'Canceled', 'Canceled']);
+			expect((await poll(fresh.id)).data.urlDetails.map((d) => d.status)).toEqual(['Running', 'Canceled']);
+			expect((await poll(done.id)).status).toBe('Finished');
+			expect((await poll(elsewhere.id)).data.urlDetails.map((d) => d.status)).toEqual(['Running', 'Pending', 'Pending']);
+			expect(sim.getRecord<BulkData>(otherUsers.id)?.data.urlDetails.map((d) => d.status)).toEqual(['Running', 'Pending', 'Pending']);
+
+			sim.clock.advance(2000);
+			expect((await poll(running.id)).status).toBe('Canceled');
+			expect((await poll(fresh.id)).status).toBe('Canceled');
+			const again = await cancelScraper(scraperId);
+			expect(again.body.data).toEqual({ id: scraperId, bulkUrls: [...first, ...second, ...third], canceledUrls: [] });
+			expect(sim.server.log.count(PLATFORM_ROUTES.cancelBulk)).toBe(2);
+		});
+
+		it('covers the AI bulk jobs of an AI scraper', async () => {
+			const scraperId = DEMO_AI_SCRAPER_IDS.map;
+			await startOn('ai', urls(3), scraperId);
+			await startOn('ai', urls(3), scraperId);
+			const res = await cancelScraper(scraperId);
+			expect(res.body.data).toEqual({ id: scraperId, bulkUrls: [...urls(3), ...urls(3)], canceledUrls: [urls(3)[2], urls(3)[2]] });
+		});
+
+		it('a scraper with no bulk jobs answers 200 with empty lists', async () => {
+			const res = await cancelScraper(DEMO_MANUAL_SCRAPER_IDS[2]);
+			expect(res.status).toBe(200);
+			expect(res.body.data).toEqual({ id: DEMO_MANUAL_SCRAPER_IDS[2], bulkUrls: [], canceledUrls: [] });
+			const fresh = sim.createManualScraper();
+			expect((await cancelScraper(fresh)).body.data).toEqual({ id: fresh, bulkUrls: [], canceledUrls: [] });
+		});
+
+		it("another user's scraper is 404 and cancels nothing", async () => {
+			const theirs = sim.startBulk(PLATFORM_OTHER_USER_TOKEN, OTHER_USER_MANUAL_SCRAPER_ID, urls(4));
+			const res = await cancelScraper(OTHER_USER_MANUAL_SCRAPER_ID);
+			expect(res.status).toBe(404);
+			expect(res.body).toEqual({ message: 'Resource not found', error: 'Not Found', statusCode: 404 });
+			expect(sim.getRecord<BulkData>(theirs.id)?.data.urlDetails.filter((d) => d.status === 'Canceled')).toEqual([]);
+			// Its owner can.
+			const own = await cancelScraper(OTHER_USER_MANUAL_SCRAPER_ID, PLATFORM_OTHER_USER_TOKEN);
+			expect(own.body.data.canceledUrls).toEqual(urls(4).slice(2));
+		});
 	});
 });

@@ -18,18 +18,58 @@ const UNKNOWN_ID = '9d9d9d9d-9d9d-4d9d-9d9d-9d9d9d9d9d9d';
 const WINDOW = { startDate: '2020-01-01 00:00:00', endDate: '2099-01-01 00:00:00' };
 const LIST = { page: 1, pageSize: 10, sortField: 'createdAt', sortOrder: 'DESC' };
 
-/** One valid request per endpoint: with a good token each of these answers 200. */
-const ENDPOINTS: Array<{ method: string; path: string; body?: unknown; query?: Record<string, string | number> }> = [
+interface Endpoint {
+	method: string;
+	path: string;
+	body?: unknown;
+	query?: Record<string, string | number>;
+	/** Under the account rate limit. */
+	limited?: boolean;
+	/** Refused (403) to an account without the AI or bulk permission. */
+	permission?: boolean;
+}
+
+/** One valid request per endpoint: with a good token each of these answers 200 (`BULK`: a bulk job id, `SCRAPER`: its scraper). */
+const ENDPOINTS: Endpoint[] = [
 	{ method: 'GET', path: '/api/v1/subscription-accounts' },
-	{ method: 'POST', path: '/api/v1/scrapers-ai', body: { url: 'https://shop.example.com/', prompt: 'Extract the title' } },
-	{ method: 'POST', path: '/api/v1/scrapers-ai-rerun', body: { scraperId: DEMO_AI_SCRAPER_IDS.general, url: 'https://shop.example.com/a' } },
-	{ method: 'POST', path: '/api/v1/scrapers-manual-rerun/bulk', body: { scraperId: DEMO_MANUAL_SCRAPER_IDS[0], urls: ['https://shop.example.com/p/1'] } },
-	{ method: 'PATCH', path: '/api/v1/scrapers-bulks/BULK/cancel' },
+	{ method: 'POST', path: '/api/v1/scrapers-ai', body: { url: 'https://shop.example.com/', prompt: 'Extract the title' }, limited: true, permission: true },
+	{
+		method: 'POST',
+		path: '/api/v1/scrapers-ai-rerun',
+		body: { scraperId: DEMO_AI_SCRAPER_IDS.general, url: 'https://shop.example.com/a' },
+		limited: true,
+		permission: true,
+	},
+	{
+		method: 'POST',
+		path: '/api/v1/scrapers-manual-rerun/bulk',
+		body: { scraperId: DEMO_MANUAL_SCRAPER_IDS[0], urls: ['https://shop.example.com/p/1'] },
+		limited: true,
+		permission: true,
+	},
+	{
+		method: 'POST',
+		path: '/api/v1/scrapers-ai-rerun/bulk',
+		body: { scraperId: DEMO_AI_SCRAPER_IDS.listing, urls: ['https://shop.example.com/p/2'] },
+		limited: true,
+		permission: true,
+	},
+	{
+		method: 'POST',
+		path: '/api/v1/scrapers-manual-rerun',
+		body: { scraperId: DEMO_MANUAL_SCRAPER_IDS[2], url: 'https://shop.example.com/p/3' },
+		limited: true,
+		permission: true,
+	},
+	{ method: 'PATCH', path: '/api/v1/scrapers-bulks/SCRAPER/cancel', limited: true },
+	{ method: 'PATCH', path: '/api/v1/scrapers-bulks/result/BULK/cancel', limited: true },
 	{ method: 'GET', path: '/api/v1/analytic/statuses', query: { domain: 'example.com', ...WINDOW } },
 	{ method: 'GET', path: '/api/v1/results', query: LIST },
 	{ method: 'GET', path: '/api/v1/results/BULK' },
 	{ method: 'GET', path: '/api/v1/proxies/user/requests-bandwidth', query: WINDOW },
 ];
+const LIMITED = ENDPOINTS.filter((e) => e.limited);
+const NEEDS_PERMISSION = ENDPOINTS.filter((e) => e.permission);
 
 function fields(errors: ValidationIssue[] | undefined): string[] {
 	return (errors ?? []).map((e) => `${e.field}:${e.rule}`).sort();
@@ -47,7 +87,7 @@ describe('platform simulator: documented errors', () => {
 	});
 	afterEach(() => sim.close());
 
-	const path = (p: string) => p.replace('BULK', bulkId);
+	const path = (p: string) => p.replace('BULK', bulkId).replace('SCRAPER', DEMO_MANUAL_SCRAPER_IDS[1]);
 
 	describe('401 on every endpoint', () => {
 		it.each(ENDPOINTS)('$method $path: 200 with the demo token, 401 without, with a wrong and with an expired token', async (e) => {
@@ -79,7 +119,7 @@ describe('platform simulator: documented errors', () => {
 	describe('403', () => {
 		const forbidden = { message: 'You do not have permission to access this resource', error: 'Forbidden', statusCode: 403 };
 
-		it.each(ENDPOINTS.slice(1, 4))('$path with a token lacking permission', async (e) => {
+		it.each(NEEDS_PERMISSION)('$path with a token lacking permission', async (e) => {
 			const res = await callPlatform(base, e.method, e.path, { token: PLATFORM_RESTRICTED_TOKEN, body: e.body });
 			expect(res.status).toBe(403);
 			expect(res.body).toEqual(forbidden);
@@ -92,17 +132,18 @@ describe('platform simulator: documented errors', () => {
 			expect(list.body.meta?.total).toBe(0);
 		});
 
-		it("rerun and bulk on another user's scraper", async () => {
-			const rerun = await callPlatform(base, 'POST', '/api/v1/scrapers-ai-rerun', {
-				body: { scraperId: OTHER_USER_AI_SCRAPER_ID, url: 'https://a.example.com/' },
-			});
-			expect(rerun.status).toBe(403);
-			expect(rerun.body).toEqual(forbidden);
-			const bulk = await callPlatform(base, 'POST', '/api/v1/scrapers-manual-rerun/bulk', {
-				body: { scraperId: OTHER_USER_MANUAL_SCRAPER_ID, urls: ['https://a.example.com/'] },
-			});
-			expect(bulk.status).toBe(403);
-			expect(bulk.body).toEqual(forbidden);
+		it("reruns and bulks on another user's scraper", async () => {
+			const refused: Array<[string, Record<string, unknown>]> = [
+				['/api/v1/scrapers-ai-rerun', { scraperId: OTHER_USER_AI_SCRAPER_ID, url: 'https://a.example.com/' }],
+				['/api/v1/scrapers-manual-rerun', { scraperId: OTHER_USER_MANUAL_SCRAPER_ID, url: 'https://a.example.com/' }],
+				['/api/v1/scrapers-manual-rerun/bulk', { scraperId: OTHER_USER_MANUAL_SCRAPER_ID, urls: ['https://a.example.com/'] }],
+				['/api/v1/scrapers-ai-rerun/bulk', { scraperId: OTHER_USER_AI_SCRAPER_ID, urls: ['https://a.example.com/'] }],
+			];
+			for (const [p, body] of refused) {
+				const res = await callPlatform(base, 'POST', p, { body });
+				expect(res.status).toBe(403);
+				expect(res.body).toEqual(forbidden);
+			}
 			// The owner can use them.
 			const own = await callPlatform(base, 'POST', '/api/v1/scrapers-manual-rerun/bulk', {
 				token: PLATFORM_OTHER_USER_TOKEN,
@@ -116,6 +157,9 @@ describe('platform simulator: documented errors', () => {
 			expect(() => sim.startBulk(PLATFORM_DEMO_TOKEN, OTHER_USER_MANUAL_SCRAPER_ID, ['https://a.example.com/'])).toThrow('403');
 			expect(() => sim.startBulk(PLATFORM_DEMO_TOKEN, UNKNOWN_ID, ['https://a.example.com/'])).toThrow('404');
 			expect(() => sim.startBulk(PLATFORM_DEMO_TOKEN, DEMO_MANUAL_SCRAPER_IDS[0], [])).toThrow('422');
+			expect(() => sim.startBulk(PLATFORM_DEMO_TOKEN, DEMO_MANUAL_SCRAPER_IDS[0], ['https://a.example.com/'], 'ai')).toThrow('422');
+			expect(() => sim.startBulk(PLATFORM_DEMO_TOKEN, DEMO_AI_SCRAPER_IDS.general, ['https://a.example.com/'])).toThrow('422');
+			expect(() => sim.startBulk(PLATFORM_RESTRICTED_TOKEN, DEMO_AI_SCRAPER_IDS.general, ['https://a.example.com/'], 'ai')).toThrow('403');
 		});
 	});
 
@@ -124,8 +168,11 @@ describe('platform simulator: documented errors', () => {
 
 		it.each([
 			['POST', '/api/v1/scrapers-ai-rerun', { scraperId: UNKNOWN_ID, url: 'https://a.example.com/' }],
+			['POST', '/api/v1/scrapers-manual-rerun', { scraperId: UNKNOWN_ID, url: 'https://a.example.com/' }],
 			['POST', '/api/v1/scrapers-manual-rerun/bulk', { scraperId: UNKNOWN_ID, urls: ['https://a.example.com/'] }],
+			['POST', '/api/v1/scrapers-ai-rerun/bulk', { scraperId: UNKNOWN_ID, urls: ['https://a.example.com/'] }],
 			['PATCH', `/api/v1/scrapers-bulks/${UNKNOWN_ID}/cancel`, undefined],
+			['PATCH', `/api/v1/scrapers-bulks/result/${UNKNOWN_ID}/cancel`, undefined],
 			['GET', `/api/v1/results/${UNKNOWN_ID}`, undefined],
 			['GET', '/api/v1/results/not-a-uuid', undefined],
 			['GET', '/api/v1/no-such-endpoint', undefined],
@@ -135,16 +182,28 @@ describe('platform simulator: documented errors', () => {
 			expect(res.body).toEqual(notFound);
 		});
 
-		it("another user's bulk job and result are not found", async () => {
-			const cancel = await callPlatform(base, 'PATCH', `/api/v1/scrapers-bulks/${bulkId}/cancel`, { token: PLATFORM_OTHER_USER_TOKEN });
-			expect(cancel.status).toBe(404);
-			const get = await callPlatform(base, 'GET', `/api/v1/results/${bulkId}`, { token: PLATFORM_OTHER_USER_TOKEN });
+		it("another user's scraper, bulk job and result are not found (403 is not documented for cancel)", async () => {
+			const other = { token: PLATFORM_OTHER_USER_TOKEN };
+			const byResult = await callPlatform(base, 'PATCH', `/api/v1/scrapers-bulks/result/${bulkId}/cancel`, other);
+			expect(byResult.status).toBe(404);
+			expect(byResult.body).toEqual(notFound);
+			const byScraper = await callPlatform(base, 'PATCH', `/api/v1/scrapers-bulks/${DEMO_MANUAL_SCRAPER_IDS[1]}/cancel`, other);
+			expect(byScraper.status).toBe(404);
+			expect(byScraper.body).toEqual(notFound);
+			const mine = await callPlatform(base, 'PATCH', `/api/v1/scrapers-bulks/${OTHER_USER_MANUAL_SCRAPER_ID}/cancel`);
+			expect(mine.status).toBe(404);
+			const get = await callPlatform(base, 'GET', `/api/v1/results/${bulkId}`, other);
 			expect(get.status).toBe(404);
+			// Nothing was canceled by those refusals.
+			expect(sim.getRecord(bulkId)?.status).toBe('Running');
 		});
 
-		it('cancel takes the bulk job id, not the scraper id', async () => {
-			const res = await callPlatform(base, 'PATCH', `/api/v1/scrapers-bulks/${DEMO_MANUAL_SCRAPER_IDS[1]}/cancel`);
-			expect(res.status).toBe(404);
+		it('each cancel takes its own kind of id', async () => {
+			// A bulk job id is no scraper; a scraper id is no result; a result that is not a bulk job cannot be canceled.
+			expect((await callPlatform(base, 'PATCH', `/api/v1/scrapers-bulks/${bulkId}/cancel`)).status).toBe(404);
+			expect((await callPlatform(base, 'PATCH', `/api/v1/scrapers-bulks/result/${DEMO_MANUAL_SCRAPER_IDS[1]}/cancel`)).status).toBe(404);
+			const rerun = await callPlatform<{ id: string }>(base, 'POST', '/api/v1/scrapers-ai-rerun', { body: ENDPOINTS[2].body });
+			expect((await callPlatform(base, 'PATCH', `/api/v1/scrapers-bulks/result/${rerun.body.data.id}/cancel`)).status).toBe(404);
 		});
 	});
 
@@ -202,8 +261,28 @@ describe('platform simulator: documented errors', () => {
 			await expect422('POST', p, { scraperId: DEMO_AI_SCRAPER_IDS.general, urls: ['https://a.example.com/'] }, ['scraperId:isManualScraper']);
 		});
 
+		it('manual rerun', async () => {
+			const p = '/api/v1/scrapers-manual-rerun';
+			await expect422('POST', p, {}, ['scraperId:required', 'url:required']);
+			await expect422('POST', p, { scraperId: 'abc', url: 'mailto:a@example.com' }, ['scraperId:isUuid', 'url:isUrl']);
+			await expect422('POST', p, undefined, ['body:isJson'], '{');
+			// An AI scraper cannot be rerun as a manual scraper.
+			await expect422('POST', p, { scraperId: DEMO_AI_SCRAPER_IDS.general, url: 'https://a.example.com/' }, ['scraperId:isManualScraper']);
+		});
+
+		it('AI bulk rerun', async () => {
+			const p = '/api/v1/scrapers-ai-rerun/bulk';
+			await expect422('POST', p, {}, ['scraperId:required', 'urls:required']);
+			await expect422('POST', p, { scraperId: DEMO_AI_SCRAPER_IDS.map, urls: [] }, ['urls:arrayNotEmpty']);
+			await expect422('POST', p, { scraperId: DEMO_AI_SCRAPER_IDS.map, urls: ['https://a.example.com/', 'x'] }, ['urls[1]:isUrl']);
+			await expect422('POST', p, undefined, ['body:isJson'], '[');
+			// Only an AI scraper can be bulk-rerun here: the mirror of the manual endpoint's isManualScraper.
+			await expect422('POST', p, { scraperId: DEMO_MANUAL_SCRAPER_IDS[0], urls: ['https://a.example.com/'] }, ['scraperId:isAiScraper']);
+		});
+
 		it('cancel bulk with a malformed id', async () => {
 			await expect422('PATCH', '/api/v1/scrapers-bulks/not-a-uuid/cancel', undefined, ['scraperId:isUuid']);
+			await expect422('PATCH', '/api/v1/scrapers-bulks/result/not-a-uuid/cancel', undefined, ['resultId:isUuid']);
 		});
 
 		it('results list query', async () => {
@@ -223,32 +302,47 @@ describe('platform simulator: documented errors', () => {
 		});
 	});
 
-	describe('rerun accept header', () => {
-		const body = { scraperId: DEMO_AI_SCRAPER_IDS.general, url: 'https://shop.example.com/' };
+	describe('rerun accept header (public facts: without it the rerun answers 422)', () => {
+		const reruns: Array<[string, Record<string, string>]> = [
+			['/api/v1/scrapers-ai-rerun', { scraperId: DEMO_AI_SCRAPER_IDS.general, url: 'https://shop.example.com/' }],
+			['/api/v1/scrapers-manual-rerun', { scraperId: DEMO_MANUAL_SCRAPER_IDS[0], url: 'https://shop.example.com/' }],
+		];
+		const acceptIssue = { field: 'accept', rule: 'equals', message: 'accept header must be application/json' };
 
-		it('is rejected with 406 unless it asks for application/json', async () => {
-			for (const accept of ['*/*', 'text/html', 'application/jsonp']) {
-				const res = await callPlatform(base, 'POST', '/api/v1/scrapers-ai-rerun', { body, headers: { accept } });
-				expect(res.status).toBe(406);
-				expect(res.body).toEqual({
-					message: 'The accept header must be application/json for scrapers-ai-rerun',
-					error: 'Not Acceptable',
-					statusCode: 406,
-				});
+		it.each(reruns)('%s: 422 naming accept unless it asks for application/json', async (p, body) => {
+			for (const accept of ['*/*', 'text/html', 'application/jsonp', '']) {
+				const res = await callPlatform(base, 'POST', p, { body, headers: { accept } });
+				expect(res.status).toBe(422);
+				expect(res.body).toEqual({ message: 'Validation failed', error: 'Unprocessable Entity', statusCode: 422, errors: [acceptIssue] });
 			}
-			const ok = await callPlatform(base, 'POST', '/api/v1/scrapers-ai-rerun', { body, headers: { accept: 'text/plain, application/json;q=0.9' } });
+			const ok = await callPlatform(base, 'POST', p, { body, headers: { accept: 'text/plain, application/json;q=0.9' } });
 			expect(ok.status).toBe(200);
+			// Nothing was created by the refusals: the ok one is the only rerun.
+			const list = await callPlatform<unknown[]>(base, 'GET', '/api/v1/results', { query: { ...LIST, search: 'Rerun-' } });
+			expect(list.body.meta?.total).toBe(1);
+		});
+
+		it.each(reruns)('%s: the header is listed with the body problems in one 422', async (p) => {
+			const res = await callPlatform(base, 'POST', p, { body: { url: 'nope' }, headers: { accept: '*/*' } });
+			expect(res.status).toBe(422);
+			expect(fields(res.body.errors)).toEqual(['accept:equals', 'scraperId:required', 'url:isUrl']);
+			const bad = await callPlatform(base, 'POST', p, { rawBody: '{', headers: { accept: 'text/html' } });
+			expect(fields(bad.body.errors)).toEqual(['accept:equals', 'body:isJson']);
+		});
+
+		it('comes after the permission check: a restricted account gets 403 whatever it accepts', async () => {
+			const res = await callPlatform(base, 'POST', reruns[0][0], { token: PLATFORM_RESTRICTED_TOKEN, body: reruns[0][1], headers: { accept: '*/*' } });
+			expect(res.status).toBe(403);
 		});
 	});
 
 	describe('429 from the account rate limit', () => {
 		const tooMany = { message: 'Too many requests. Please try again later.' };
 
-		it('limits the four documented endpoints per account, with Retry-After, and recovers after the window', async () => {
-			sim.setAccountLimits(PLATFORM_DEMO_TOKEN, { rateLimit: 4, rateTtl: 30 });
-			const limited = ENDPOINTS.slice(1, 5);
-			for (const e of limited) expect((await callPlatform(base, e.method, path(e.path), { body: e.body })).status).toBe(200);
-			for (const e of limited) {
+		it('limits the documented endpoints (and the public-facts ones) per account, with Retry-After, and recovers after the window', async () => {
+			sim.setAccountLimits(PLATFORM_DEMO_TOKEN, { rateLimit: LIMITED.length, rateTtl: 30 });
+			for (const e of LIMITED) expect((await callPlatform(base, e.method, path(e.path), { body: e.body })).status).toBe(200);
+			for (const e of LIMITED) {
 				const res = await callPlatform(base, e.method, path(e.path), { body: e.body });
 				expect(res.status).toBe(429);
 				expect(res.body).toEqual(tooMany);
@@ -297,12 +391,19 @@ describe('platform simulator: documented errors', () => {
 	describe('500 injected', () => {
 		it('answers the documented body on the faulted route only', async () => {
 			sim.server.faults.add({ kind: 'status', status: 500, routes: [PLATFORM_ROUTES.cancelBulk], times: 1 });
-			const res = await callPlatform(base, 'PATCH', `/api/v1/scrapers-bulks/${bulkId}/cancel`);
+			const byScraper = `/api/v1/scrapers-bulks/${DEMO_MANUAL_SCRAPER_IDS[1]}/cancel`;
+			const res = await callPlatform(base, 'PATCH', byScraper);
 			expect(res.status).toBe(500);
 			expect(res.body).toEqual({ message: 'An unexpected error occurred', error: 'Internal Server Error', statusCode: 500 });
 			expect((await callPlatform(base, 'GET', '/api/v1/subscription-accounts')).status).toBe(200);
+			// The other cancel is its own route.
+			expect((await callPlatform(base, 'PATCH', `/api/v1/scrapers-bulks/result/${bulkId}/cancel`)).status).toBe(200);
 			// Spent after one firing.
-			expect((await callPlatform(base, 'PATCH', `/api/v1/scrapers-bulks/${bulkId}/cancel`)).status).toBe(200);
+			expect((await callPlatform(base, 'PATCH', byScraper)).status).toBe(200);
+			sim.server.faults.add({ kind: 'status', status: 500, routes: [PLATFORM_ROUTES.cancelBulkResult], times: 1 });
+			expect((await callPlatform(base, 'PATCH', `/api/v1/scrapers-bulks/result/${bulkId}/cancel`)).status).toBe(500);
+			expect(sim.server.log.count(PLATFORM_ROUTES.cancelBulkResult)).toBe(2);
+			expect(sim.server.log.count(PLATFORM_ROUTES.cancelBulk)).toBe(2);
 		});
 
 		it.each([401, 403, 404, 422, 429])('an injected %i looks like the real one', async (status) => {

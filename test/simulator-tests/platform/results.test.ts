@@ -156,6 +156,18 @@ describe('platform simulator: results list and detail', () => {
 			expect((await get({ dateRangeColumn: 'updatedAt' })).body.meta?.total).toBe(40);
 		});
 
+		it('takes startAt/endAt in the UTC Z form of the vendor docs (2025-01-01T00:00:00.000Z)', async () => {
+			const zForm = await get({ dateRangeColumn: 'createdAt', startAt: '2024-03-01T00:00:00.000Z', endAt: '2025-01-01T00:00:00.000Z' });
+			expect(zForm.status).toBe(200);
+			expect(zForm.body.meta?.total).toBe(40);
+			expect((await get({ dateRangeColumn: 'createdAt', startAt: '2025-01-01T00:00:00.000Z' })).body.meta?.total).toBe(0);
+			expect((await get({ dateRangeColumn: 'updatedAt', endAt: '2025-01-01T00:00:00.000Z' })).body.meta?.total).toBe(40);
+			// The same instant with an offset, or without a zone (read as UTC), selects the same records.
+			const instants = ['2024-03-01T00:10:00.000Z', '2024-03-01T01:10:00.000+01:00', '2024-03-01T00:10:00'];
+			const totals = await Promise.all(instants.map(async (startAt) => (await get({ dateRangeColumn: 'createdAt', startAt })).body.meta?.total));
+			expect(totals).toEqual([30, 30, 30]);
+		});
+
 		it('combines search, range and paging', async () => {
 			const res = await get({ search: 'seed-1', dateRangeColumn: 'createdAt', startAt: '2024-03-01T00:10:00Z', pageSize: 2, page: 2 });
 			expect(res.body.meta).toEqual({ page: 2, pageSize: 2, total: 6, totalPage: 3 });

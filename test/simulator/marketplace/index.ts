@@ -4,7 +4,7 @@ import { SimServer, type SimReply, type SimRequest } from '../core/server';
 import { malformedJson, marketplaceErrorBody, notFound, tooManyRequests, unauthorized, validationFailed } from './errors';
 import { scrapeJobBoard, type JobBoardTimings } from './jobboard';
 import { MarketplaceStore, type RunTimings, type ScraperSpec, type StoredScraper } from './store';
-import type { CreateAndRunResponse } from './types';
+import type { CreateAndRunResponse, MarketplaceAccount, MarketplaceContentType } from './types';
 import {
 	validateJobBoard,
 	validatePaging,
@@ -46,7 +46,20 @@ export interface MarketplaceTimings extends RunTimings, JobBoardTimings {
 	rateTtl: number;
 }
 
+/** Everything `sim.options` holds; mutable while running. */
+export interface MarketplaceSettings extends MarketplaceTimings {
+	/**
+	 * `Content-Type` of every JSON answer (200) of section C. `text/plain` sends the same JSON text labelled
+	 * `text/plain; charset=utf-8`, as the vendor's 2024 OpenAPI declares the answers. Errors stay application/json.
+	 */
+	contentType: MarketplaceContentType;
+}
+
+export const MARKETPLACE_CONTENT_TYPES: readonly MarketplaceContentType[] = ['application/json', 'text/plain'];
+
 export interface MarketplaceSimulatorOptions extends Partial<MarketplaceTimings> {
+	/** Default `application/json`; see `MarketplaceSettings.contentType`. */
+	contentType?: MarketplaceContentType;
 	/** Shared simulated clock; a new one when omitted. */
 	clock?: SimClock;
 	/** Seed of fault injection randomness. */
@@ -76,7 +89,15 @@ export const MARKETPLACE_ROUTES = {
 	latestResults: 'GET /api/results/latest/:scraper_id',
 	scrapingRunHtml: 'GET /api/scraping-runs/html/:scraping_run_id',
 	scrapingRun: 'GET /api/scraping-runs/:id',
+	/** Public facts: the account behind the token. */
+	account: 'GET /api/account',
 } as const;
+
+/** Accounts of the two fixture users; a token added for another user id gets a plain generated one. */
+const FIXTURE_ACCOUNTS: Record<number, Omit<MarketplaceAccount, 'id'>> = {
+	1: { name: 'Demo User', email: 'demo@example.com', plan: 'pro', created_at: '2024-01-15T09:30:00.000Z' },
+	2: { name: 'Other User', email: 'other@example.com', plan: 'free', created_at: '2024-06-02T14:00:00.000Z' },
+};
 
 type Authed = (req: SimRequest, userId: number) => SimReply | Promise<SimReply>;
 
@@ -88,14 +109,14 @@ type Authed = (req: SimRequest, userId: number) => SimReply | Promise<SimReply>;
 export class MarketplaceSimulator {
 	readonly server: SimServer;
 	readonly clock: SimClock;
-	/** Timings and limits; mutable while running. */
-	readonly options: MarketplaceTimings;
+	/** Timings, limits and the answers' content type; mutable while running. */
+	readonly options: MarketplaceSettings;
 	private readonly store: MarketplaceStore;
 	private readonly limiter: RateLimiter;
 
 	constructor(options: MarketplaceSimulatorOptions = {}) {
 		this.clock = options.clock ?? new SimClock();
-		this.options = { ...MARKETPLACE_DEFAULT_TIMINGS };
+		this.options = { ...MARKETPLACE_DEFAULT_TIMINGS, contentType: options.contentType ?? 'application/json' };
 		for (const key of Object.keys(MARKETPLACE_DEFAULT_TIMINGS) as Array<keyof MarketplaceTimings>) {
 			const value = options[key];
 			if (value !== undefined) this.options[key] = value;
@@ -125,6 +146,15 @@ export class MarketplaceSimulator {
 		this.store.addToken(token, userId);
 	}
 
+	/**
+	 * Demo data for the standalone simulator (`cli.ts`, the demo): for the demo account, three scrapers (portal,
+	 * PDF, search leads) with finished scraping runs from the last days. Not called by the constructor, so tests
+	 * start empty; calling it again adds nothing (until `reset()`).
+	 */
+	seedDemo(): void {
+		this.store.seedDemo(1);
+	}
+
 	/** Inserts `count` finished runs (one result each) for the token's user, older than anything created later. */
 	seedRuns(token: string, count: number): void {
 		const userId = this.store.userFor(token);
@@ -151,7 +181,7 @@ export class MarketplaceSimulator {
 		s.route('POST', '/api/job-board-scrape', this.authed(async (req) => {
 			const input = validateJobBoard(req.body);
 			if (!input.ok) return validationFailed(input.errors);
-			return { status: 200, json: await scrapeJobBoard(input.value, this.options) };
+			return this.answer(await scrapeJobBoard(input.value, this.options));
 		}));
 		s.route('POST', '/api/scrapers/real-estate-portal/create-and-run', this.createAndRun(validatePortal, (input) => ({ type: 'real_estate_portal', input })));
 		s.route('POST', '/api/scrapers/pdf/create-and-run', this.createAndRun(validatePdf, (input) => ({ type: 'pdf', input })));
@@ -165,13 +195,13 @@ export class MarketplaceSimulator {
 			if (!scraper) return notFound();
 			const run = this.store.startRun(scraper, input.value.urls);
 			const now = this.clock.now();
-			return { status: 200, json: { data: run.results.map((r) => this.store.runListRecord(r, 'data', now)) } };
+			return this.answer({ data: run.results.map((r) => this.store.runListRecord(r, 'data', now)) });
 		}));
 
 		s.route('GET', '/api/results', this.authed((req, userId) => {
 			const paging = validatePaging(req.query);
 			if (!paging.ok) return validationFailed(paging.errors);
-			return { status: 200, json: { data: this.store.listResults(userId, paging.value.page, paging.value.per_page) } };
+			return this.answer({ data: this.store.listResults(userId, paging.value.page, paging.value.per_page) });
 		}));
 
 		s.route('GET', '/api/results/latest/:scraper_id', this.authed((req, userId) => {
@@ -180,7 +210,7 @@ export class MarketplaceSimulator {
 			const scraper = this.store.scraperOf(userId, id.value);
 			const run = scraper && this.store.latestRun(scraper.id);
 			if (!run) return notFound();
-			return { status: 200, json: { data: this.store.scrapingRunRecord(run, 'data').results } };
+			return this.answer({ data: this.store.scrapingRunRecord(run, 'data').results });
 		}));
 
 		s.route('GET', '/api/scraping-runs/html/:scraping_run_id', this.authed((req, userId) => {
@@ -197,8 +227,26 @@ export class MarketplaceSimulator {
 			if (!id.ok) return validationFailed(id.errors);
 			const run = this.store.runOf(userId, id.value);
 			if (!run) return notFound();
-			return { status: 200, json: { data: this.store.scrapingRunRecord(run, 'data') } };
+			return this.answer({ data: this.store.scrapingRunRecord(run, 'data') });
 		}));
+
+		s.route('GET', '/api/account', this.authed((_req, userId) => this.answer({ data: this.account(userId) })));
+	}
+
+	/** A 200 JSON answer, labelled with the configured content type (the body is JSON either way). */
+	private answer(body: unknown): SimReply {
+		const headers = this.options.contentType === 'text/plain' ? { 'content-type': 'text/plain; charset=utf-8' } : undefined;
+		return { status: 200, json: body, headers };
+	}
+
+	private account(userId: number): MarketplaceAccount {
+		const fixture = FIXTURE_ACCOUNTS[userId] ?? {
+			name: `User ${userId}`,
+			email: `user${userId}@example.com`,
+			plan: 'free',
+			created_at: '2025-01-01T00:00:00.000Z',
+		};
+		return { id: userId, ...fixture };
 	}
 
 	/** Bearer auth (RFC 6750: scheme case-insensitive), then the per-token rate limit, then a malformed-JSON check. */
@@ -229,7 +277,7 @@ export class MarketplaceSimulator {
 				scraper: this.store.scraperObject(scraper),
 				results: run.results.map((r) => this.store.runResult(r, scraper)),
 			};
-			return { status: 200, json: response };
+			return this.answer(response);
 		});
 	}
 }

@@ -113,6 +113,7 @@ export class MarketplaceStore {
 	private nextScraperId = 101;
 	private nextRunId = 5001;
 	private nextResultId = 90001;
+	private demoSeeded = false;
 
 	constructor(
 		private readonly clock: SimClock,
@@ -136,6 +137,7 @@ export class MarketplaceStore {
 		this.nextScraperId = 101;
 		this.nextRunId = 5001;
 		this.nextResultId = 90001;
+		this.demoSeeded = false;
 	}
 
 	createScraper(userId: number, spec: ScraperSpec): StoredScraper {
@@ -498,6 +500,58 @@ export class MarketplaceStore {
 		for (let i = 0; i < count; i++) this.startRun(scraper, undefined, finishedBy - (count - 1 - i) * 60_000);
 		scraper.created_at = finishedBy - count * 60_000;
 		return scraper;
+	}
+
+	/**
+	 * Demo data: a portal scraper (two runs), a PDF scraper and a search-lead scraper (one run each) for the user,
+	 * created and finished in the last three days, so the demo's lists show several scrapers with results.
+	 */
+	seedDemo(userId: number): void {
+		if (this.demoSeeded) return;
+		this.demoSeeded = true;
+		const day = 86_400_000;
+		const now = this.clock.now();
+		const specs: Array<{ spec: ScraperSpec; runsDaysAgo: number[] }> = [
+			{
+				spec: {
+					type: 'real_estate_portal',
+					input: {
+						name: 'Inner-city rentals',
+						options: 'locations',
+						urls: [],
+						locations: ['Surry Hills NSW 2010', 'Newtown NSW 2042'],
+						channel: 'rent',
+						property_types: ['house', 'unit apartment'],
+						including_surrounding_areas: false,
+						only_show_properties_with_a_price: true,
+					},
+				},
+				runsDaysAgo: [3, 1],
+			},
+			{
+				spec: {
+					type: 'pdf',
+					input: {
+						name: 'Annual reports',
+						keywords: [{ keyword: 'annual report 2024', prompt: 'Is this a company annual report?' }],
+						unique: false,
+						expected_pdf: 5,
+					},
+				},
+				runsDaysAgo: [2],
+			},
+			{
+				spec: { type: 'leads_search', input: { name: 'Plumbers in Austin', search_type: 'keywords', keywords: 'plumbers austin tx', limit_pages: 2 } },
+				runsDaysAgo: [2],
+			},
+		];
+		specs.forEach(({ spec, runsDaysAgo }, i) => {
+			const scraper = this.createScraper(userId, spec);
+			const firstRun = now - runsDaysAgo[0] * day + i * 3_600_000;
+			scraper.created_at = firstRun - 60_000;
+			// Whole days in the past: every result is long past `queuedMs + runMs`, so succeeded.
+			for (const daysAgo of runsDaysAgo) this.startRun(scraper, undefined, now - daysAgo * day + i * 3_600_000);
+		});
 	}
 }
 

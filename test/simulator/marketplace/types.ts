@@ -152,6 +152,23 @@ export interface ScrapingRunRecord {
 	created_at: string;
 }
 
+/**
+ * `data` of GET `/api/account` (public facts: the account, the cheapest read for a credential test). The shape is
+ * not published; this small one is ours: the user's id (the integer `user_id` of their scrapers and runs), name,
+ * e-mail, plan name and when the account was created.
+ */
+export interface MarketplaceAccount {
+	id: number;
+	name: string;
+	email: string;
+	/** `free`, `pro` or `enterprise`. */
+	plan: string;
+	created_at: string;
+}
+
+/** Content type of the section C JSON answers: `text/plain` is what the vendor's 2024 OpenAPI declares. */
+export type MarketplaceContentType = 'application/json' | 'text/plain';
+
 /** Response of every create-and-run endpoint. */
 export interface CreateAndRunResponse {
 	message: 'Scraping queued successfully';

@@ -11,13 +11,15 @@ import {
 	type PlatformUser,
 } from './accounts';
 import { analyticsSummary, parseWindow, proxyBandwidth } from './analytics';
-import { cancelBulkJob, createBulkJob } from './bulk';
+import { cancelBulkJob, createBulkJob, type BulkJob } from './bulk';
 import {
 	SCREENSHOT_BASE64,
+	type MapOptions,
 	exampleCode,
 	exampleOutput,
 	extract,
 	failureFor,
+	generalFields,
 	normaliseUrl,
 	renderHtml,
 	renderMarkdown,
@@ -26,7 +28,6 @@ import {
 import {
 	PlatformSimError,
 	badRequest,
-	errorReply,
 	forbidden,
 	notFound,
 	platformErrorBody,
@@ -42,7 +43,11 @@ import {
 	type AiAgent,
 	type AiExampleData,
 	type BulkData,
+	type BulkStartAnswer,
+	type BulkStartData,
+	type BulkStartRecord,
 	type CancelBulkResult,
+	type CreatedStatus,
 	type CreateAndRunRecord,
 	type ResultRecord,
 	type ResultStatus,
@@ -99,8 +104,15 @@ export const PLATFORM_ROUTES = {
 	subscriptionAccount: 'GET /api/v1/subscription-accounts',
 	createAndRun: 'POST /api/v1/scrapers-ai',
 	rerun: 'POST /api/v1/scrapers-ai-rerun',
+	/** Public facts: the AI scrapers' bulk rerun. */
+	aiBulkRerun: 'POST /api/v1/scrapers-ai-rerun/bulk',
+	/** Public facts: a manual scraper's single rerun. */
+	manualRerun: 'POST /api/v1/scrapers-manual-rerun',
 	bulkRerun: 'POST /api/v1/scrapers-manual-rerun/bulk',
+	/** Cancels the pending URLs of every bulk job of a scraper (the path id is the scraper's). */
 	cancelBulk: 'PATCH /api/v1/scrapers-bulks/:scraperId/cancel',
+	/** Public facts: cancels one bulk job by its result id. */
+	cancelBulkResult: 'PATCH /api/v1/scrapers-bulks/result/:resultId/cancel',
 	analytics: 'GET /api/v1/analytic/statuses',
 	results: 'GET /api/v1/results',
 	result: 'GET /api/v1/results/:id',
@@ -119,6 +131,23 @@ export interface PlatformSimulatorOptions {
 	rateTtl?: number;
 	/** Seed for generated ids and fault randomness. */
 	seed?: string;
+	/** Shape of a bulk start's `data` (both bulk endpoints). Default `both`. */
+	bulkStartAnswer?: BulkStartAnswer;
+	/** Success status of the AI and manual reruns: 200 (the interface) or 201 (the vendor's docs OpenAPI). Default 200. */
+	rerunStatus?: CreatedStatus;
+	/** Success status of the two bulk starts. Default 200. */
+	bulkStartStatus?: CreatedStatus;
+}
+
+/** The simulator's mutable settings (`sim.options`): requests after a change see it; running bulk jobs keep theirs. */
+export interface PlatformSettings {
+	bulkUrlDurationMs: number;
+	bulkConcurrency: number;
+	rateLimit: number;
+	rateTtl: number;
+	bulkStartAnswer: BulkStartAnswer;
+	rerunStatus: CreatedStatus;
+	bulkStartStatus: CreatedStatus;
 }
 
 /** Overrides for `seedResults`; every field left out varies deterministically with the record's index. */
@@ -147,6 +176,8 @@ interface Caller {
 type CallerHandler = (req: SimRequest, caller: Caller) => SimReply;
 
 const PROXY_COUNTRY = /^[a-zA-Z]{2}$/;
+/** The interface's map-agent defaults. */
+const MAP_DEFAULTS: Readonly<MapOptions> = { maxDepth: 2, maxPages: 50, limit: 1000 };
 const SEED_STATUSES: ResultStatus[] = ['Finished', 'Finished', 'Failed', 'Finished', 'Processing', 'Finished', 'Running'];
 
 function header(req: SimRequest, name: string): string | undefined {
@@ -160,9 +191,17 @@ function acceptsJson(accept: string | undefined): boolean {
 	return accept.split(',').some((part) => part.split(';')[0].trim().toLowerCase() === 'application/json');
 }
 
-function ok(message: string, data: unknown): SimReply {
-	return { status: 200, json: { message, data } };
+function ok(message: string, data: unknown, status = 200): SimReply {
+	return { status, json: { message, data } };
 }
+
+/** The accept check of both reruns, as a validation issue so it is listed with any body issues (one 422). */
+function checkAccept(req: SimRequest, issues: Issues): void {
+	if (!acceptsJson(header(req, 'accept'))) issues.add('accept', 'equals', 'accept header must be application/json');
+}
+
+/** The kind of scraper an endpoint takes: `ai` (made by scrapers-ai) or `manual`. */
+type ScraperKind = StoredScraper['kind'];
 
 function pageCurl(url: string): string {
 	return `curl '${url}' -H 'accept: text/html,application/xhtml+xml' -H 'user-agent: Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0 Safari/537.36'`;
@@ -175,8 +214,8 @@ function pageCurl(url: string): string {
 export class PlatformSimulator {
 	readonly server: SimServer;
 	readonly clock: SimClock;
-	/** Mutable: new bulk jobs and unconfigured accounts pick up changes. */
-	readonly options: { bulkUrlDurationMs: number; bulkConcurrency: number; rateLimit: number; rateTtl: number };
+	/** Mutable: new requests, new bulk jobs and unconfigured accounts pick up changes. */
+	readonly options: PlatformSettings;
 	private readonly accounts: AccountStore;
 	private readonly limiter: RateLimiter;
 	private readonly random: SeededRandom;
@@ -184,6 +223,7 @@ export class PlatformSimulator {
 	private readonly results = new Map<string, StoredResult>();
 	/** `scraperId|url` pairs a rerun has already scraped: later reruns reuse the cache (fewer tokens, faster). */
 	private readonly rerunCache = new Set<string>();
+	private demoSeeded = false;
 
 	constructor(options: PlatformSimulatorOptions = {}) {
 		this.clock = options.clock ?? new SimClock();
@@ -192,6 +232,9 @@ export class PlatformSimulator {
 			bulkConcurrency: options.bulkConcurrency ?? 2,
 			rateLimit: options.rateLimit ?? 600,
 			rateTtl: options.rateTtl ?? 60,
+			bulkStartAnswer: options.bulkStartAnswer ?? 'both',
+			rerunStatus: options.rerunStatus ?? 200,
+			bulkStartStatus: options.bulkStartStatus ?? 200,
 		};
 		this.random = new SeededRandom(`${options.seed ?? 'platform'}-ids`);
 		this.server = new SimServer({
@@ -228,12 +271,38 @@ export class PlatformSimulator {
 		return id;
 	}
 
-	/** Starts a bulk job exactly as the endpoint does (minus rate limiting); throws `PlatformSimError` where it would fail. */
-	startBulk(token: string, scraperId: string, urls: string[]): ResultRecord<BulkData> {
+	/**
+	 * Starts a bulk job exactly as the endpoint does (minus rate limiting): `manual` as `scrapers-manual-rerun/bulk`,
+	 * `ai` as `scrapers-ai-rerun/bulk`. Throws `PlatformSimError` where it would fail. Returns the record in its
+	 * fullest form (`id` and `bulkResultId`), whatever `bulkStartAnswer` says.
+	 */
+	startBulk(token: string, scraperId: string, urls: string[], kind: ScraperKind = 'manual'): BulkStartRecord {
 		const caller = this.accounts.require(token);
-		const reply = caller.user.permissions.bulkRerun ? this.bulkRerun({ scraperId, urls }, caller) : forbidden();
-		if (reply.status !== 200) throw new PlatformSimError(reply);
-		return (reply.json as { data: ResultRecord<BulkData> }).data;
+		if (!caller.user.permissions.bulkRerun) throw new PlatformSimError(forbidden());
+		const started = this.startBulkJob({ scraperId, urls }, caller, kind);
+		if ('error' in started) throw new PlatformSimError(started.error);
+		return started.record;
+	}
+
+	/**
+	 * Demo data for the standalone simulator (`cli.ts`, the demo): for the demo user, one finished bulk job per
+	 * `DEMO_MANUAL_SCRAPER_IDS` (three URLs each) and one finished `Rerun-AI` result per `DEMO_AI_SCRAPER_IDS`, all
+	 * created a day ago, so a list built from `GET /api/v1/results` shows every demo scraper. Not called by the
+	 * constructor: tests that count results start empty. Calling it again adds nothing.
+	 */
+	seedDemo(): void {
+		if (this.demoSeeded) return;
+		this.demoSeeded = true;
+		const caller = this.accounts.require(PLATFORM_DEMO_TOKEN);
+		const dayAgo = this.clock.now() - 86_400_000;
+		DEMO_MANUAL_SCRAPER_IDS.forEach((scraperId, i) => {
+			const urls = [1, 2, 3].map((n) => `https://shop.example.com/product/${i + 1}0${n}`);
+			this.insertBulkJob(caller, scraperId, urls, dayAgo + i * 3_600_000);
+		});
+		AI_AGENTS.forEach((agent, i) => {
+			const scraper = this.scrapers.get(DEMO_AI_SCRAPER_IDS[agent]) as StoredScraper;
+			this.scrape(caller, scraper, scraper.url ?? 'https://shop.example.com/', 'Rerun-AI', dayAgo + (DEMO_MANUAL_SCRAPER_IDS.length + i) * 3_600_000);
+		});
 	}
 
 	/** Inserts `count` finished-looking results for the token's user, with distinct createdAt values. */
@@ -401,22 +470,33 @@ export class PlatformSimulator {
 		s.route(
 			'POST',
 			'/api/v1/scrapers-ai-rerun',
-			this.guarded({ rateLimited: true, permission: 'aiScrapers' }, (req, caller) => this.rerun(req, caller)),
+			this.guarded({ rateLimited: true, permission: 'aiScrapers' }, (req, caller) => this.rerun(req, caller, 'ai')),
+		);
+		s.route(
+			'POST',
+			'/api/v1/scrapers-ai-rerun/bulk',
+			this.guarded({ rateLimited: true, permission: 'bulkRerun' }, (req, caller) => this.bulkRerun(req, caller, 'ai')),
+		);
+		// A manual scraper's rerun takes the permission its bulk rerun takes (the account may run manual scrapers).
+		s.route(
+			'POST',
+			'/api/v1/scrapers-manual-rerun',
+			this.guarded({ rateLimited: true, permission: 'bulkRerun' }, (req, caller) => this.rerun(req, caller, 'manual')),
 		);
 		s.route(
 			'POST',
 			'/api/v1/scrapers-manual-rerun/bulk',
-			this.guarded({ rateLimited: true, permission: 'bulkRerun' }, (req, caller) => {
-				const issues = new Issues();
-				const body = bodyObject(req, issues);
-				if (!issues.ok) return validationFailed(issues.list);
-				return this.bulkRerun(body, caller);
-			}),
+			this.guarded({ rateLimited: true, permission: 'bulkRerun' }, (req, caller) => this.bulkRerun(req, caller, 'manual')),
 		);
 		s.route(
 			'PATCH',
 			'/api/v1/scrapers-bulks/:scraperId/cancel',
-			this.guarded({ rateLimited: true }, (req, caller) => this.cancelBulk(req, caller)),
+			this.guarded({ rateLimited: true }, (req, caller) => this.cancelScraperBulks(req, caller)),
+		);
+		s.route(
+			'PATCH',
+			'/api/v1/scrapers-bulks/result/:resultId/cancel',
+			this.guarded({ rateLimited: true }, (req, caller) => this.cancelBulkResult(req, caller)),
 		);
 		s.route('GET', '/api/v1/analytic/statuses', this.guarded({}, (req, caller) => this.analytics(req, caller)));
 		s.route('GET', '/api/v1/results', this.guarded({}, (req, caller) => this.listResults(req, caller)));
@@ -516,7 +596,7 @@ export class PlatformSimulator {
 	}
 
 	/** Looks up a scraper for the caller: 404 when unknown, 403 when someone else's, 422 when of the wrong kind. */
-	private ownScraper(id: string, user: PlatformUser, kind: StoredScraper['kind']): StoredScraper | SimReply {
+	private ownScraper(id: string, user: PlatformUser, kind: ScraperKind): StoredScraper | SimReply {
 		const scraper = this.scrapers.get(id);
 		if (!scraper) return notFound();
 		if (scraper.userId !== user.id) return forbidden();
@@ -527,40 +607,71 @@ export class PlatformSimulator {
 		return scraper;
 	}
 
-	private rerun(req: SimRequest, { user, token }: Caller): SimReply {
-		if (!acceptsJson(header(req, 'accept'))) {
-			return errorReply(406, 'The accept header must be application/json for scrapers-ai-rerun');
-		}
+	/**
+	 * Both reruns: `scrapers-ai-rerun` (`ai`: the scraper's agent, map options) and `scrapers-manual-rerun` (`manual`:
+	 * the page object, type `Rerun-Manual`). Accept header and body are validated together (one 422), then the scraper.
+	 */
+	private rerun(req: SimRequest, caller: Caller, kind: ScraperKind): SimReply {
 		const issues = new Issues();
+		checkAccept(req, issues);
+		const headerIssues = issues.list.length;
 		const body = bodyObject(req, issues);
-		if (!issues.ok) return validationFailed(issues.list);
+		// Fields are read only from a usable body; a wrong accept header is listed with them (every invalid field).
+		const input = issues.list.length === headerIssues ? this.readRerunBody(body, issues, kind) : undefined;
+		if (!issues.ok || !input) return validationFailed(issues.list);
+
+		const scraper = this.ownScraper(input.scraperId, caller.user, kind);
+		if ('status' in scraper) return scraper;
+		const stored = this.scrape(caller, scraper, input.url, kind === 'ai' ? 'Rerun-AI' : 'Rerun-Manual', this.clock.now(), input.map);
+		return ok('Scraper rerun successfully', detailRecord(live(stored, this.clock.now())), this.options.rerunStatus);
+	}
+
+	private readRerunBody(
+		body: Record<string, unknown>,
+		issues: Issues,
+		kind: ScraperKind,
+	): { scraperId: string; url: string; map: MapOptions } | undefined {
 		const scraperId = requireUuid(issues, body, 'scraperId');
 		const url = requireHttpUrl(issues, body, 'url');
-		const maxDepth = optionalPositiveInteger(issues, body, 'maxDepth') ?? 2;
-		const maxPages = optionalPositiveInteger(issues, body, 'maxPages') ?? 50;
-		const limit = optionalPositiveInteger(issues, body, 'limit') ?? 1000;
-		const includePatterns = optionalRegex(issues, body, 'includePatterns');
-		const excludePatterns = optionalRegex(issues, body, 'excludePatterns');
-		if (!issues.ok || scraperId === undefined || url === undefined) return validationFailed(issues.list);
+		// The map options are the AI rerun's only; the manual rerun ignores them as unknown fields.
+		const map: MapOptions = { ...MAP_DEFAULTS };
+		if (kind === 'ai') {
+			map.maxDepth = optionalPositiveInteger(issues, body, 'maxDepth') ?? map.maxDepth;
+			map.maxPages = optionalPositiveInteger(issues, body, 'maxPages') ?? map.maxPages;
+			map.limit = optionalPositiveInteger(issues, body, 'limit') ?? map.limit;
+			map.includePatterns = optionalRegex(issues, body, 'includePatterns');
+			map.excludePatterns = optionalRegex(issues, body, 'excludePatterns');
+		}
+		if (scraperId === undefined || url === undefined) return undefined;
+		return { scraperId, url, map };
+	}
 
-		const scraper = this.ownScraper(scraperId, user, 'ai');
-		if ('status' in scraper) return scraper;
-
-		const now = this.clock.now();
+	/**
+	 * One synchronous scrape of `url` by `scraper` at instant `at`, stored as a result of `type`: a `sim-fail` URL gives
+	 * a `Failed` record; a URL the scraper already scraped reuses the cache (fewer tokens, faster).
+	 */
+	private scrape(
+		{ user, token }: Caller,
+		scraper: StoredScraper,
+		url: string,
+		type: 'Rerun-AI' | 'Rerun-Manual',
+		at: number,
+		map: MapOptions = MAP_DEFAULTS,
+	): StoredResult {
 		const cacheKey = `${scraper.id}|${normaliseUrl(url)}`;
 		const failure = failureFor(url);
 		const cost = scrapeCost('rerun', url, this.rerunCache.has(cacheKey));
-		const agent = scraper.agent ?? 'general';
-		const data = failure ? null : extract(agent, url, scraper.prompt ?? '', { maxDepth, maxPages, limit, includePatterns, excludePatterns });
+		let data: unknown = null;
+		if (!failure) data = type === 'Rerun-AI' ? extract(scraper.agent ?? 'general', url, scraper.prompt ?? '', map) : generalFields(url);
 		if (!failure) this.rerunCache.add(cacheKey);
-		const stored = this.insertResult({
+		return this.insertResult({
 			id: this.uuid(),
 			userId: user.id,
 			scraperId: scraper.id,
-			type: 'Rerun-AI',
+			type,
 			url,
-			createdAt: now,
-			updatedAt: now,
+			createdAt: at,
+			updatedAt: at,
 			status: failure ? 'Failed' : 'Finished',
 			error: failure ?? null,
 			tokenUsage: failure ? 0 : cost.tokenUsage,
@@ -570,28 +681,48 @@ export class PlatformSimulator {
 			tokenName: token.name,
 			proxyUsername: this.proxyFor(user, url),
 		});
-		return ok('Scraper rerun successfully', detailRecord(live(stored, now)));
 	}
 
-	/** Shared by the endpoint and `startBulk`: validation (422), scraper ownership (404/403), then the job. */
-	private bulkRerun(body: Record<string, unknown>, { user, token }: Caller): SimReply {
+	/** Both bulk starts: body (422), scraper of the right kind (404/403/422), then the job, answered per `bulkStartAnswer`. */
+	private bulkRerun(req: SimRequest, caller: Caller, kind: ScraperKind): SimReply {
+		const issues = new Issues();
+		const body = bodyObject(req, issues);
+		if (!issues.ok) return validationFailed(issues.list);
+		const started = this.startBulkJob(body, caller, kind);
+		if ('error' in started) return started.error;
+		const record = started.record;
+		let data: BulkStartData = record;
+		if (this.options.bulkStartAnswer === 'bulkResultId') data = omit(record, 'id');
+		else if (this.options.bulkStartAnswer === 'bulkResultIdOnly') data = { bulkResultId: record.bulkResultId };
+		return ok('Bulk rerun started successfully', data, this.options.bulkStartStatus);
+	}
+
+	/** Shared by the bulk endpoints and `startBulk`: validation (422), scraper ownership and kind, then the job. */
+	private startBulkJob(body: Record<string, unknown>, caller: Caller, kind: ScraperKind): { error: SimReply } | { record: BulkStartRecord } {
 		const issues = new Issues();
 		const scraperId = requireUuid(issues, body, 'scraperId');
 		const urls = requireUrlArray(issues, body, 'urls');
-		if (!issues.ok || scraperId === undefined || urls === undefined) return validationFailed(issues.list);
+		if (!issues.ok || scraperId === undefined || urls === undefined) return { error: validationFailed(issues.list) };
 
-		const scraper = this.ownScraper(scraperId, user, 'manual');
-		if ('status' in scraper) return scraper;
+		const scraper = this.ownScraper(scraperId, caller.user, kind);
+		if ('status' in scraper) return { error: scraper };
 
 		const now = this.clock.now();
-		const stored = this.insertResult({
+		const stored = this.insertBulkJob(caller, scraper.id, urls, now);
+		const record = omit(detailRecord<BulkData>(live(stored, now)), 'screenshotPath', 'htmlContent');
+		return { record: { ...record, curl: pageCurl(urls[0]), bulkResultId: record.id } };
+	}
+
+	/** A `Bulk-AI` record whose job started at `at` (in the past for demo data: then it is already done). */
+	private insertBulkJob({ user, token }: Caller, scraperId: string, urls: string[], at: number): StoredResult {
+		return this.insertResult({
 			id: this.uuid(),
 			userId: user.id,
-			scraperId: scraper.id,
+			scraperId,
 			type: 'Bulk-AI',
 			url: urls[0],
-			createdAt: now,
-			updatedAt: now,
+			createdAt: at,
+			updatedAt: at,
 			status: 'Running',
 			error: null,
 			tokenUsage: 0,
@@ -600,17 +731,39 @@ export class PlatformSimulator {
 			html: null,
 			tokenName: token.name,
 			proxyUsername: this.proxyFor(user, urls[0]),
-			bulk: createBulkJob(urls, now, this.options.bulkUrlDurationMs, Math.max(1, this.options.bulkConcurrency)),
+			bulk: createBulkJob(urls, at, this.options.bulkUrlDurationMs, Math.max(1, this.options.bulkConcurrency)),
 		});
-		const record = omit(detailRecord<BulkData>(live(stored, now)), 'screenshotPath', 'htmlContent');
-		return ok('Bulk rerun started successfully', { ...record, curl: pageCurl(urls[0]) });
 	}
 
-	private cancelBulk(req: SimRequest, { user }: Caller): SimReply {
+	/**
+	 * `scrapers-bulks/{scraperId}/cancel`: the path id is the scraper's (as the interface names it). Cancels the still
+	 * Pending URLs of every bulk job of that scraper (manual or AI bulk); `bulkUrls` lists all their URLs in job creation
+	 * order. A scraper without bulk jobs answers empty lists. Unknown or someone else's scraper: 404 (403 is not
+	 * documented for cancel).
+	 */
+	private cancelScraperBulks(req: SimRequest, { user }: Caller): SimReply {
 		const id = req.params.scraperId;
 		if (!isUuid(id)) return validationFailed([{ field: 'scraperId', rule: 'isUuid', message: 'scraperId must be a UUID' }]);
+		const scraper = this.scrapers.get(id);
+		if (!scraper || scraper.userId !== user.id) return notFound();
+		const now = this.clock.now();
+		// Insertion order breaks createdAt ties (the sort is stable).
+		const jobs = this.userResults(user)
+			.filter((r): r is StoredResult & { bulk: BulkJob } => r.scraperId === id && r.bulk !== undefined)
+			.sort((a, b) => a.createdAt - b.createdAt);
+		const result: CancelBulkResult = {
+			id,
+			bulkUrls: jobs.flatMap((job) => job.bulk.urls),
+			canceledUrls: jobs.flatMap((job) => cancelBulkJob(job.bulk, now)),
+		};
+		return ok('Bulk rerun canceled successfully', result);
+	}
+
+	/** `scrapers-bulks/result/{resultId}/cancel`: one bulk job by its record id. Someone else's or not a bulk job: 404. */
+	private cancelBulkResult(req: SimRequest, { user }: Caller): SimReply {
+		const id = req.params.resultId;
+		if (!isUuid(id)) return validationFailed([{ field: 'resultId', rule: 'isUuid', message: 'resultId must be a UUID' }]);
 		const stored = this.results.get(id);
-		// Someone else's bulk job is reported as not found: 403 is not documented for cancel.
 		if (!stored || !stored.bulk || stored.userId !== user.id) return notFound();
 		const canceledUrls = cancelBulkJob(stored.bulk, this.clock.now());
 		const result: CancelBulkResult = { id: stored.id, bulkUrls: [...stored.bulk.urls], canceledUrls };

@@ -7,7 +7,23 @@
 export type AiAgent = 'general' | 'map' | 'listing';
 export const AI_AGENTS: readonly AiAgent[] = ['general', 'map', 'listing'];
 
-export type ResultType = 'AI' | 'Rerun-AI' | 'Bulk-AI';
+/**
+ * `AI`, `Rerun-AI` and `Bulk-AI` are the interface's (a bulk job is `Bulk-AI` whether its scraper is manual or AI).
+ * `Rerun-Manual` is ours: the interface does not show the type of a manual scraper's single rerun.
+ */
+export type ResultType = 'AI' | 'Rerun-AI' | 'Rerun-Manual' | 'Bulk-AI';
+
+/**
+ * How a bulk start (`scrapers-manual-rerun/bulk`, `scrapers-ai-rerun/bulk`) shapes its `data`. The interface shows the
+ * bulk result record; the vendor's clients and live integration test read the job's id from `bulkResultId`.
+ * `both`: the record with its `id` and `bulkResultId` (= id). `bulkResultId`: the record without `id`, plus
+ * `bulkResultId`. `bulkResultIdOnly`: `{bulkResultId}` alone.
+ */
+export type BulkStartAnswer = 'both' | 'bulkResultId' | 'bulkResultIdOnly';
+export const BULK_START_ANSWERS: readonly BulkStartAnswer[] = ['both', 'bulkResultId', 'bulkResultIdOnly'];
+
+/** The success status of the reruns and bulk starts: the interface says 200, the vendor's docs OpenAPI 201. */
+export type CreatedStatus = 200 | 201;
 
 /** Record-level status values. `Finished`, `Processing` and `Failed` are the ones seen on the real service. */
 export type ResultStatus = 'Pending' | 'Running' | 'Processing' | 'Finished' | 'Failed' | 'Canceled';
@@ -117,11 +133,26 @@ export interface AiExampleData {
 	note: string;
 }
 
+/** The bulk start's record in its fullest form (`bulkStartAnswer: 'both'`): no screenshotPath or htmlContent, with curl. */
+export interface BulkStartRecord extends Omit<ResultRecord<BulkData>, 'screenshotPath' | 'htmlContent' | 'curl'> {
+	curl: string;
+	/** The new job's id (= `id`): what the vendor's clients poll `GET /api/v1/results/{bulkResultId}` with. */
+	bulkResultId: string;
+}
+
+/** `data` of a bulk start, by `bulkStartAnswer`. */
+export type BulkStartData = BulkStartRecord | Omit<BulkStartRecord, 'id'> | Pick<BulkStartRecord, 'bulkResultId'>;
+
 /** A record as the results list returns it: `data` JSON-encoded, no page contents. */
 export interface ListedResultRecord extends Omit<ResultRecord, 'data' | 'htmlContent' | 'curl'> {
 	data: string;
 }
 
+/**
+ * `data` of both cancels. `id` is the path id: the scraper's on `scrapers-bulks/{scraperId}/cancel`, the bulk job's on
+ * `scrapers-bulks/result/{resultId}/cancel`. `bulkUrls`: every URL of the job(s), in job creation order; `canceledUrls`:
+ * those that were still Pending and are now canceled.
+ */
 export interface CancelBulkResult {
 	id: string;
 	bulkUrls: string[];
