@@ -142,6 +142,29 @@ export function networkError(
 	return nodeApiError(node, { message: cause }, { message: `Could not reach ${service}: ${cause}`, description, itemIndex });
 }
 
+/**
+ * A 2xx answer whose body is not JSON (JSON is read by content whatever the content type says, so this is text or
+ * HTML): named by its endpoint, since the usual cause is a Base URL that points at a web page instead of the API.
+ */
+export function notJsonError(
+	node: INode,
+	api: { service: string; credentialName: string },
+	request: { method: string; path: string; idempotent: boolean },
+	options: { itemIndex: number; contentType: string | string[] | undefined; retried: number },
+): NodeApiError {
+	const declared = Array.isArray(options.contentType) ? options.contentType[0] : options.contentType;
+	const as = declared ? ` (declared as ${declared.split(';')[0].trim().slice(0, 60)})` : '';
+	const fixUrl = `Check that the Base URL in the "${api.credentialName}" credential is the API's address, not a web page.`;
+	const description = request.idempotent
+		? `${options.retried > 0 ? `The node read it ${options.retried + 1} times. ` : ''}${fixUrl}`
+		: `The request reached ${api.service} and may have started work, so the node did not repeat it: check the service's results before running again. ${fixUrl}`;
+	return nodeApiError(node, { message: 'answer is not JSON' }, {
+		message: `${api.service} answered ${request.method} ${request.path} with something that is not JSON${as}`,
+		description,
+		itemIndex: options.itemIndex,
+	});
+}
+
 /** An invalid parameter, caught before any request is sent. */
 export function inputError(node: INode, itemIndex: number, message: string, description: string): NodeOperationError {
 	return nodeOperationError(node, message, { itemIndex, description });

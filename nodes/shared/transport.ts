@@ -8,7 +8,7 @@ import type {
 	IPollFunctions,
 } from 'n8n-workflow';
 
-import { apiError, networkError, nodeOperationError } from './errors';
+import { apiError, networkError, nodeOperationError, notJsonError } from './errors';
 import { pause } from './pause';
 import { controlCharacterAt, InputValidator } from './validation';
 import type { ErrorSubject } from './errors';
@@ -293,13 +293,7 @@ export async function apiRequest<T = IDataObject>(
 				await pause(backoffDelay(readAttempts++, policy), signal);
 				continue;
 			}
-			throw networkError(node(), {
-				service: api.service,
-				itemIndex,
-				cause: 'the answer was not valid JSON',
-				retried: readAttempts > 0,
-				mayHaveStarted: !request.idempotent,
-			});
+			throw notJsonError(node(), api, request, { itemIndex, contentType: headers['content-type'], retried: readAttempts });
 		}
 
 		if (statusCode === 429) {

@@ -125,7 +125,7 @@ describe('429', () => {
 describe('5xx and network errors', () => {
 	it('cancel: 500 is reported with what to do', async () => {
 		const record = ctx.sim.startBulk(PLATFORM_DEMO_TOKEN, DEMO_MANUAL_SCRAPER_IDS[0], ['https://e.example.com/x']);
-		ctx.sim.server.faults.add({ kind: 'status', status: 500, routes: [ROUTES.cancel] });
+		ctx.sim.server.faults.add({ kind: 'status', status: 500, routes: [ROUTES.cancelJob] });
 		const result = await ctx.run({ resource: 'bulk', operation: 'cancel', bulkId: record.id });
 		expect(result.error?.message).toBe('Scraper Platform had an internal error (500): An unexpected error occurred');
 		expect(result.error?.description).toMatch(/Try again in a few minutes/);
@@ -147,6 +147,22 @@ describe('5xx and network errors', () => {
 		expect(result.error).toBeUndefined();
 		expect(ctx.sim.server.log.count(ROUTES.account)).toBe(2);
 	}, 30_000);
+
+	it('a read whose answer is never JSON fails naming the endpoint and the likely cause', async () => {
+		ctx.sim.server.faults.add({ kind: 'malformed', times: 4, routes: [ROUTES.account] });
+		const result = await ctx.run({ resource: 'account', operation: 'get' });
+		expect(result.error?.message).toMatch(/^Scraper Platform answered GET \/api\/v1\/subscription-accounts with something that is not JSON/);
+		expect(result.error?.description).toMatch(/read it 4 times.*Base URL in the "Scraper Platform API" credential is the API's address/);
+		expect(ctx.sim.server.log.count(ROUTES.account)).toBe(4);
+	}, 60_000);
+
+	it('a create whose answer is not JSON is not repeated, and says it may have started work', async () => {
+		ctx.sim.server.faults.add({ kind: 'malformed', times: 1, routes: [ROUTES.createAndRun] });
+		const result = await ctx.run(create);
+		expect(result.error?.message).toMatch(/^Scraper Platform answered POST \/api\/v1\/scrapers-ai with something that is not JSON/);
+		expect(result.error?.description).toMatch(/may have started work, so the node did not repeat it/);
+		expect(ctx.sim.server.log.count(ROUTES.createAndRun)).toBe(1);
+	});
 
 	it('a create is never repeated after a 500 or a reset (it could start a second job)', async () => {
 		ctx.sim.server.faults.add({ kind: 'status', status: 502, times: 1, routes: [ROUTES.createAndRun] });
