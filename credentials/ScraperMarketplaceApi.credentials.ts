@@ -46,13 +46,12 @@ export class ScraperMarketplaceApi implements ICredentialType {
 		},
 	};
 
-	// The cheapest authenticated read: one result, first page.
+	// The cheapest authenticated read: the account itself (the vendor's own clients use it for this).
 	test: ICredentialTestRequest = {
 		request: {
 			baseURL: '={{$credentials.baseUrl.replace(/\\/+$/, "")}}',
-			url: '/api/results',
+			url: '/api/account',
 			method: 'GET',
-			qs: { page: 1, per_page: 1 },
 		},
 	};
 }

@@ -1,6 +1,7 @@
 import { NodeConnectionTypes } from 'n8n-workflow';
 import type { INodeExecutionData, INodeType, INodeTypeDescription, IPollFunctions } from 'n8n-workflow';
 
+import { searchScrapers } from '../ScraperPlatform/listSearch';
 import { pollBulkTrigger } from './poll';
 import { triggerProperties } from './properties';
 
@@ -10,8 +11,11 @@ export class ScraperBulkTrigger implements INodeType {
 		name: 'scraperBulkTrigger',
 		icon: { light: 'file:../../icons/scraper.svg', dark: 'file:../../icons/scraper.dark.svg' },
 		group: ['trigger'],
-		version: 1,
-		subtitle: '={{$parameter["scraperId"] ? "Bulk jobs of " + $parameter["scraperId"] : "Any bulk job"}}',
+		// 2: Scraper ID became a resource locator (From list / By ID); version 1 workflows keep their text field.
+		version: [1, 2],
+		defaultVersion: 2,
+		// The locator (version 2) keeps the id in `value`; version 1 stored the text itself.
+		subtitle: '={{($parameter["scraperId"]?.value ?? $parameter["scraperId"]) ? "Bulk jobs of " + ($parameter["scraperId"]?.value ?? $parameter["scraperId"]) : "Any bulk job"}}',
 		description: 'Starts the workflow when a bulk job of the Scraper Platform completes',
 		defaults: { name: 'Scraper Bulk Trigger' },
 		polling: true,
@@ -19,6 +23,10 @@ export class ScraperBulkTrigger implements INodeType {
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'scraperPlatformApi', required: true }],
 		properties: triggerProperties,
+	};
+
+	methods = {
+		listSearch: { searchScrapers },
 	};
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {

@@ -1,6 +1,7 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 
+import { readId } from '../shared/locator';
 import { decodeJsonFields } from '../shared/output';
 import { getResult, isTerminalUrlStatus, platformRequest, toBulkJob } from '../shared/platform';
 import type { BulkJob, PlatformEnvelope } from '../shared/platform';
@@ -66,7 +67,7 @@ export interface TriggerParameters {
 /** Reads and checks every parameter before any request. */
 export function readParameters(ctx: IPollFunctions): TriggerParameters {
 	const v = new InputValidator(ctx.getNode(), 0);
-	const scraperIdText = v.optionalString(ctx.getNodeParameter('scraperId', ''), 'Scraper ID');
+	const scraperIdText = v.optionalString(readId(ctx, 'scraperId', 0, ''), 'Scraper ID');
 	const scraperId = scraperIdText === undefined ? undefined : v.uuid(scraperIdText, 'Scraper ID');
 	const output = v.oneOf(ctx.getNodeParameter('output', 'job'), 'Output', ['job', 'records'] as const);
 	const options = ctx.getNodeParameter('options', {}) as IDataObject;

@@ -1,17 +1,18 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { platformIdParameter } from '../ScraperPlatform/actions/common';
+
 /** Longest backfill offered: 30 days. */
 export const MAX_LOOKBACK_HOURS = 720;
 
 export const triggerProperties: INodeProperties[] = [
-	{
-		displayName: 'Scraper ID',
-		name: 'scraperId',
-		type: 'string',
-		default: '',
-		placeholder: '3f2b9c1e-8a4d-4e6f-9b2a-1c3d5e7f9a0b',
-		description: 'Only trigger for bulk jobs of this manual scraper. Leave empty to trigger for every scraper.',
-	},
+	...platformIdParameter(
+		'scraperId',
+		'Scraper ID',
+		'searchScrapers',
+		'Only trigger for bulk jobs of this scraper. Leave empty to trigger for every scraper.',
+		false,
+	),
 	{
 		displayName: 'Output',
 		name: 'output',

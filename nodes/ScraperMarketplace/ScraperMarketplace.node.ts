@@ -11,6 +11,7 @@ import { realEstatePortalCreateAndRun } from './actions/realEstatePortal/createA
 import { resultGetMany } from './actions/result/getMany';
 import { scraperRun } from './actions/scraper/run';
 import { scrapingRunGetHtml } from './actions/scrapingRun/getHtml';
+import { searchScrapers, searchScrapingRuns } from './listSearch';
 
 const resources: Resource[] = [
 	{ value: 'jobBoard', name: 'Job Board', operations: [jobBoardScrape] },
@@ -28,7 +29,9 @@ export class ScraperMarketplace implements INodeType {
 		name: 'scraperMarketplace',
 		icon: { light: 'file:../../icons/scraper.svg', dark: 'file:../../icons/scraper.dark.svg' },
 		group: ['transform'],
-		version: 1,
+		// 2: id fields became resource locators (From list / By ID); version 1 workflows keep their number fields.
+		version: [1, 2],
+		defaultVersion: 2,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
 		description: 'Scrape job boards, real estate listings, PDF files and leads with ready-made scrapers, and read their results',
 		defaults: { name: 'Scraper Marketplace' },
@@ -37,6 +40,10 @@ export class ScraperMarketplace implements INodeType {
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'scraperMarketplaceApi', required: true }],
 		properties: describeResources(resources, 'jobBoard'),
+	};
+
+	methods = {
+		listSearch: { searchScrapers, searchScrapingRuns },
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {

@@ -9,16 +9,20 @@ import { aiScraperRerun } from './actions/aiScraper/rerun';
 import { analyticsGetProxyBandwidth } from './actions/analytics/getProxyBandwidth';
 import { analyticsGetStatusSummary } from './actions/analytics/getStatusSummary';
 import { bulkCancel } from './actions/bulk/cancel';
+import { bulkCancelAllOfScraper } from './actions/bulk/cancelAllOfScraper';
 import { bulkGet } from './actions/bulk/get';
 import { bulkStart } from './actions/bulk/start';
+import { manualScraperRerun } from './actions/manualScraper/rerun';
 import { resultGet } from './actions/result/get';
 import { resultGetMany } from './actions/result/getMany';
+import { searchBulkJobs, searchResults, searchScrapers } from './listSearch';
 
 const resources: Resource[] = [
 	{ value: 'account', name: 'Account', operations: [accountGet] },
 	{ value: 'aiScraper', name: 'AI Scraper', operations: [aiScraperCreateAndRun, aiScraperRerun] },
 	{ value: 'analytics', name: 'Analytics', operations: [analyticsGetStatusSummary, analyticsGetProxyBandwidth] },
-	{ value: 'bulk', name: 'Bulk', operations: [bulkStart, bulkGet, bulkCancel] },
+	{ value: 'bulk', name: 'Bulk', operations: [bulkStart, bulkGet, bulkCancel, bulkCancelAllOfScraper] },
+	{ value: 'manualScraper', name: 'Manual Scraper', operations: [manualScraperRerun] },
 	{ value: 'result', name: 'Result', operations: [resultGet, resultGetMany] },
 ];
 
@@ -28,7 +32,9 @@ export class ScraperPlatform implements INodeType {
 		name: 'scraperPlatform',
 		icon: { light: 'file:../../icons/scraper.svg', dark: 'file:../../icons/scraper.dark.svg' },
 		group: ['transform'],
-		version: 1,
+		// 2: id fields became resource locators (From list / By ID); version 1 workflows keep their plain fields.
+		version: [1, 2],
+		defaultVersion: 2,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
 		description: 'Create and rerun AI scrapers, run bulk jobs, and read results and analytics',
 		defaults: { name: 'Scraper Platform' },
@@ -37,6 +43,10 @@ export class ScraperPlatform implements INodeType {
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'scraperPlatformApi', required: true }],
 		properties: describeResources(resources, 'aiScraper'),
+	};
+
+	methods = {
+		listSearch: { searchScrapers, searchBulkJobs, searchResults },
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {

@@ -2,7 +2,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 
-import { ExecutionLifecycleHooks, WorkflowExecute } from 'n8n-core';
+import { ExecutionLifecycleHooks, LoadOptionsContext, WorkflowExecute } from 'n8n-core';
 import {
 	createDeferredPromise,
 	createRunExecutionData,
@@ -19,6 +19,8 @@ import type {
 	IHttpRequestOptions,
 	INode,
 	INodeExecutionData,
+	INodeListSearchResult,
+	INodeParameters,
 	INodeProperties,
 	INodeType,
 	INodeTypes,
@@ -236,6 +238,77 @@ export interface RunResult {
 
 const NODE_NAME = 'Node Under Test';
 
+/** What n8n gives a node besides its parameters: credentials, URLs, and the execution's hooks. */
+function harnessAdditionalData(
+	credentialTypes: Map<string, ICredentialType>,
+	credentials: Record<string, ICredentialDataDecryptedObject>,
+	hooks?: ExecutionLifecycleHooks,
+	currentNodeParameters?: INodeParameters,
+): IWorkflowExecuteAdditionalData {
+	return {
+		hooks,
+		credentialsHelper: new CredentialsHelper(credentialTypes, credentials),
+		currentNodeParameters,
+		executionId: 'harness-execution',
+		restApiUrl: 'http://localhost:5678/rest',
+		instanceBaseUrl: 'http://localhost:5678/',
+		formWaitingBaseUrl: 'http://localhost:5678/form-waiting',
+		webhookBaseUrl: 'http://localhost:5678/webhook',
+		webhookWaitingBaseUrl: 'http://localhost:5678/webhook-waiting',
+		webhookTestBaseUrl: 'http://localhost:5678/webhook-test',
+		variables: {},
+		userId: 'harness-user',
+		setExecutionStatus: () => {},
+		sendDataToUI: () => {},
+		logAiEvent: () => {},
+		executeWorkflow: async () => {
+			throw new Error('Sub-workflows are not used by these nodes');
+		},
+		getRunExecutionData: async () => undefined,
+	} as unknown as IWorkflowExecuteAdditionalData;
+}
+
+export interface ListSearchOptions {
+	nodeType: string;
+	/** The `listSearch` method, as a resource locator's `searchListMethod` names it. */
+	method: string;
+	/** The form as the user has filled it so far (the method may read e.g. the chosen resource). */
+	parameters: INode['parameters'];
+	credentials: Record<string, ICredentialDataDecryptedObject>;
+	typeVersion?: number;
+	filter?: string;
+	paginationToken?: string;
+}
+
+/**
+ * Calls a node's list search as the editor's `From list` picker does through n8n's server: a LoadOptionsContext on
+ * the node being edited, with the form's current parameters, the filter typed and the token of the page scrolled to.
+ */
+export async function runListSearch(options: ListSearchOptions): Promise<INodeListSearchResult> {
+	const { nodes, credentials: credentialTypes } = loadPackage();
+	const nodeTypes = new NodeTypes(new Map(nodes));
+	const fullType = fullNodeType(options.nodeType);
+	const nodeType = nodeTypes.getByNameAndVersion(fullType, options.typeVersion);
+	const credentialRefs: INode['credentials'] = {};
+	for (const type of Object.keys(options.credentials)) credentialRefs[type] = { id: `${type}-id`, name: `${type} test` };
+	const node: INode = {
+		id: 'node',
+		name: NODE_NAME,
+		type: fullType,
+		typeVersion: options.typeVersion ?? Math.max(...[nodeType.description.version].flat()),
+		position: [0, 0],
+		parameters: {},
+		credentials: credentialRefs,
+	};
+	node.parameters = NodeHelpers.getNodeParameters(nodeType.description.properties, options.parameters, true, false, node, nodeType.description) ?? {};
+	const workflow = new Workflow({ nodes: [node], connections: {}, nodeTypes, active: false, settings: { timezone: 'UTC' } });
+	const additionalData = harnessAdditionalData(credentialTypes, options.credentials, undefined, node.parameters);
+	const method = nodeType.methods?.listSearch?.[options.method];
+	if (!method) throw new Error(`${fullType} has no list search ${options.method}`);
+	const context = new LoadOptionsContext(workflow, node, additionalData, '');
+	return await method.call(context, options.filter, options.paginationToken);
+}
+
 function toItems(input: RunOptions['input']): INodeExecutionData[] {
 	if (!input) return [{ json: {} }];
 	return (input as Array<IDataObject | INodeExecutionData>).map((entry) =>
@@ -306,27 +379,7 @@ export async function runNode(options: RunOptions): Promise<RunResult> {
 	const finished = createDeferredPromise<IRun>();
 	hooks.addHandler('workflowExecuteAfter', (run) => finished.resolve(run));
 
-	const additionalData = {
-		hooks,
-		credentialsHelper: new CredentialsHelper(credentialTypes, options.credentials),
-		currentNodeParameters: undefined,
-		executionId: 'harness-execution',
-		restApiUrl: 'http://localhost:5678/rest',
-		instanceBaseUrl: 'http://localhost:5678/',
-		formWaitingBaseUrl: 'http://localhost:5678/form-waiting',
-		webhookBaseUrl: 'http://localhost:5678/webhook',
-		webhookWaitingBaseUrl: 'http://localhost:5678/webhook-waiting',
-		webhookTestBaseUrl: 'http://localhost:5678/webhook-test',
-		variables: {},
-		userId: 'harness-user',
-		setExecutionStatus: () => {},
-		sendDataToUI: () => {},
-		logAiEvent: () => {},
-		executeWorkflow: async () => {
-			throw new Error('Sub-workflows are not used by these nodes');
-		},
-		getRunExecutionData: async () => undefined,
-	} as unknown as IWorkflowExecuteAdditionalData;
+	const additionalData = harnessAdditionalData(credentialTypes, options.credentials, hooks);
 
 	const runExecutionData = createRunExecutionData({
 		executionData: {

@@ -122,14 +122,14 @@ describe('the token never leaks', () => {
 });
 
 describe('Scraper Marketplace API credential test', () => {
-	it('reads one result with the demo token, as n8n does', async () => {
+	it('reads the account with the demo token, as n8n does: the cheapest read, one request', async () => {
 		const outcome = await runCredentialTest('scraperMarketplaceApi', { apiToken: MARKETPLACE_DEMO_TOKEN, baseUrl: `${ctx.sim.url}/` });
 		expect(outcome.ok).toBe(true);
 		expect(outcome.status).toBe(200);
-		expect(outcome.url).toBe(`${ctx.sim.url}/api/results?page=1&per_page=1`);
-		const [request] = ctx.requests(ROUTES.listResults);
+		expect(outcome.url).toBe(`${ctx.sim.url}/api/account`);
+		expect(ctx.requests()).toHaveLength(1);
+		const [request] = ctx.requests(ROUTES.account);
 		expect(request.headers.authorization).toBe(BEARER);
-		expect(request.query).toEqual({ page: '1', per_page: '1' });
 	});
 
 	it('fails with 401 for a wrong token', async () => {

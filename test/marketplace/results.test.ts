@@ -73,11 +73,14 @@ describe('Scraper: Run', () => {
 	});
 
 	it.each([
-		['scraper id 0', { scraperId: 0 }, 'Invalid "Scraper ID": 0 is out of range of at least 1'],
+		// As an expression gives it: n8n itself refuses an empty (or zero) picker before the node runs.
+		['scraper id 0', { scraperId: '0' }, 'Invalid "Scraper ID": 0 is out of range of at least 1'],
+		['scraper id 0 in a version 1 number field', { scraperId: 0, typeVersion: 1 }, 'Invalid "Scraper ID": 0 is out of range of at least 1'],
 		['scraper id fraction', { scraperId: 1.5 }, 'Invalid "Scraper ID": it must be a whole number'],
 		['URL syntax', { scraperId: 101, urls: 'https://ok.example.com/\nnot-a-url' }, 'Invalid "URLs (entry 2)": "not-a-url" is not a valid URL'],
 	])('validation: %s (nothing is sent)', async (_name, parameters, message) => {
-		const result = await ctx.run({ resource: 'scraper', operation: 'run', ...parameters });
+		const { typeVersion, ...rest } = parameters as typeof parameters & { typeVersion?: number };
+		const result = await ctx.run({ resource: 'scraper', operation: 'run', ...rest }, { typeVersion });
 		expect(result.error?.message).toContain(message);
 		expect(ctx.requests()).toHaveLength(0);
 	});
@@ -206,8 +209,30 @@ describe('Scraping Run: Get HTML', () => {
 	});
 
 	it('validation: the ID must be a positive whole number (nothing is sent)', async () => {
-		const result = await ctx.run({ ...getHtml, scrapingRunId: 0 });
+		const result = await ctx.run({ ...getHtml, scrapingRunId: '0' });
 		expect(result.error?.message).toContain('Invalid "Scraping Run ID": 0 is out of range of at least 1');
 		expect(ctx.requests()).toHaveLength(0);
+	});
+});
+
+describe('answers declared as text/plain (as the vendor\'s 2024 OpenAPI declares them) are read as the JSON they are', () => {
+	afterEach(() => {
+		ctx.sim.options.contentType = 'application/json';
+	});
+
+	it('create and wait, run, results listing and HTML all work, with the same output as JSON answers', async () => {
+		const created = await createFinished();
+		const asJson = await runOk(ctx, { ...getHtml, scrapingRunId: created.scraping_run_id });
+		ctx.sim.options.contentType = 'text/plain';
+		const [run] = await runOk(ctx, { ...social, ...WAIT });
+		expect(run).toMatchObject({ status: 'succeeded', completed: true });
+		const [rerun] = await runOk(ctx, { resource: 'scraper', operation: 'run', scraperId: created.scraper_id, ...WAIT });
+		expect(rerun).toMatchObject({ scraper_id: created.scraper_id, status: 'succeeded' });
+		const listed = await runOk(ctx, { ...getMany, returnAll: true });
+		expect(listed.length).toBeGreaterThanOrEqual(3);
+		const asText = await runOk(ctx, { ...getHtml, scrapingRunId: created.scraping_run_id });
+		expect(asText).toEqual(asJson);
+		const served = ctx.requests().map((r) => r.route);
+		expect(served).toEqual(expect.arrayContaining([ROUTES.socialLeadsCreateAndRun, ROUTES.runScraper, ROUTES.scrapingRun, ROUTES.listResults, ROUTES.scrapingRunHtml]));
 	});
 });

@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { DEMO_MANUAL_SCRAPER_IDS, PLATFORM_DEMO_TOKEN } from '../simulator/platform';
+import { DEMO_AI_SCRAPER_IDS, DEMO_MANUAL_SCRAPER_IDS, PLATFORM_DEMO_TOKEN } from '../simulator/platform';
 import { jsonOf, ROUTES, usePlatform } from './helpers';
 
 const ctx = usePlatform();
@@ -157,7 +157,9 @@ describe('Bulk > Get and Cancel', () => {
 		expect(data.id).toBe(record.id);
 		expect(data.bulkUrls).toEqual(list);
 		expect(data.canceledUrls).toEqual(list.slice(6));
-		expect(ctx.sim.server.log.last(ROUTES.cancel)?.method).toBe('PATCH');
+		// One job is cancelled by its result id on its own endpoint, not on the scraper's.
+		expect(ctx.sim.server.log.last(ROUTES.cancelJob)?.path).toBe(`/api/v1/scrapers-bulks/result/${record.id}/cancel`);
+		expect(ctx.sim.server.log.count(ROUTES.cancelScraper)).toBe(0);
 
 		// The running URL still finishes; the job then counts 6 finished and 14 canceled.
 		ctx.sim.clock.advance(10_000);
@@ -172,5 +174,132 @@ describe('Bulk > Get and Cancel', () => {
 		const result = await ctx.run({ resource: 'bulk', operation: 'cancel', bulkId: id });
 		expect(result.error?.message).toBe(`The bulk job "${id}" was not found (404)`);
 		expect(result.error?.description).toContain('Check the bulk job ID');
+	});
+});
+
+describe('Bulk > Cancel One Job and Cancel All Pending of a Scraper', () => {
+	beforeEach(() => {
+		ctx.sim.options.bulkUrlDurationMs = 10_000;
+		ctx.sim.options.bulkConcurrency = 1;
+	});
+
+	it("Cancel One Job stops only that job's pending URLs; the scraper's other job goes on", async () => {
+		const first = ctx.sim.startBulk(PLATFORM_DEMO_TOKEN, scraperId, urls(4));
+		const second = ctx.sim.startBulk(PLATFORM_DEMO_TOKEN, scraperId, urls(3));
+		ctx.sim.clock.advance(5_000); // the first URL of each job running, the rest pending
+		const result = await ctx.run({ resource: 'bulk', operation: 'cancel', bulkId: first.id });
+		expect(result.error).toBeUndefined();
+		expect(result.items[0].json.canceledUrls).toEqual(urls(4).slice(1));
+		ctx.sim.clock.advance(60_000);
+		const other = (await ctx.run({ resource: 'bulk', operation: 'get', bulkId: second.id })).items[0].json;
+		expect(statusCounts(other.urlDetails as UrlDetail[])).toEqual({ Finished: 3 });
+	});
+
+	it('Cancel All Pending of a Scraper stops the pending URLs of every job of that scraper, by scraper id', async () => {
+		const other = DEMO_MANUAL_SCRAPER_IDS[1];
+		const jobs = [ctx.sim.startBulk(PLATFORM_DEMO_TOKEN, scraperId, urls(3)), ctx.sim.startBulk(PLATFORM_DEMO_TOKEN, scraperId, urls(2))];
+		const untouched = ctx.sim.startBulk(PLATFORM_DEMO_TOKEN, other, urls(2));
+		ctx.sim.clock.advance(5_000);
+		const result = await ctx.run({ resource: 'bulk', operation: 'cancelAllOfScraper', scraperId });
+		expect(result.error).toBeUndefined();
+		expect(ctx.sim.server.log.last(ROUTES.cancelScraper)?.path).toBe(`/api/v1/scrapers-bulks/${scraperId}/cancel`);
+		const data = result.items[0].json;
+		expect(data.canceledUrls).toEqual([...urls(3).slice(1), ...urls(2).slice(1)]);
+		expect(data.bulkUrls).toEqual(expect.arrayContaining([...urls(3), ...urls(2)]));
+		ctx.sim.clock.advance(60_000);
+		for (const job of jobs) {
+			const state = (await ctx.run({ resource: 'bulk', operation: 'get', bulkId: job.id })).items[0].json;
+			expect(state.status).toBe('Canceled');
+		}
+		const rest = (await ctx.run({ resource: 'bulk', operation: 'get', bulkId: untouched.id })).items[0].json;
+		expect(statusCounts(rest.urlDetails as UrlDetail[])).toEqual({ Finished: 2 });
+	});
+
+	it('a scraper without pending work answers empty lists, and the output always carries both lists', async () => {
+		const idle = ctx.sim.createManualScraper();
+		const result = await ctx.run({ resource: 'bulk', operation: 'cancelAllOfScraper', scraperId: idle });
+		expect(result.error).toBeUndefined();
+		expect(result.items[0].json).toMatchObject({ bulkUrls: [], canceledUrls: [] });
+	});
+
+	it('a bulk job id where a scraper id belongs is reported as an unknown scraper (404), nothing canceled', async () => {
+		const job = ctx.sim.startBulk(PLATFORM_DEMO_TOKEN, scraperId, urls(3));
+		const result = await ctx.run({ resource: 'bulk', operation: 'cancelAllOfScraper', scraperId: job.id });
+		expect(result.error?.message).toBe(`The scraper "${job.id}" was not found (404)`);
+		ctx.sim.clock.advance(60_000);
+		expect(statusCounts(((await ctx.run({ resource: 'bulk', operation: 'get', bulkId: job.id })).items[0].json.urlDetails) as UrlDetail[])).toEqual({ Finished: 3 });
+	});
+});
+
+describe('Bulk > Start reads the job id the way the service gives it', () => {
+	afterEach(() => {
+		ctx.sim.options.bulkStartAnswer = 'both';
+		ctx.sim.options.bulkStartStatus = 200;
+	});
+
+	it.each(['both', 'bulkResultId', 'bulkResultIdOnly'] as const)(
+		'answer "%s": the output id, Wait for Completion and merged records all use bulkResultId',
+		async (answer) => {
+			ctx.sim.options.bulkStartAnswer = answer;
+			ctx.sim.options.bulkUrlDurationMs = 100;
+			const result = await ctx.run({
+				resource: 'bulk',
+				operation: 'start',
+				scraperId,
+				urls: urls(2).join('\n'),
+				waitForCompletion: true,
+				pollIntervalSeconds: 1,
+				bulkOutput: 'records',
+			});
+			expect(result.error).toBeUndefined();
+			const jobIds = new Set(jsonOf(result.items).map((r) => r.bulkId));
+			expect(jobIds.size).toBe(1);
+			const jobId = String([...jobIds][0]);
+			expect(ctx.sim.getRecord(jobId)?.type).toBe('Bulk-AI');
+			// Every poll asked for that job: none with an empty or wrong id.
+			const polled = ctx.sim.server.log.for(ROUTES.result).map((r) => r.path);
+			expect(polled.length).toBeGreaterThanOrEqual(1);
+			expect(new Set(polled)).toEqual(new Set([`/api/v1/results/${jobId}`]));
+		},
+	);
+
+	it.each(['bulkResultId', 'bulkResultIdOnly'] as const)('answer "%s" without waiting: the job item has its id, status and URLs', async (answer) => {
+		ctx.sim.options.bulkStartAnswer = answer;
+		ctx.sim.options.bulkStartStatus = 201;
+		const result = await ctx.run({ resource: 'bulk', operation: 'start', scraperId, urls: urls(2).join('\n') });
+		expect(result.error).toBeUndefined();
+		const job = result.items[0].json;
+		expect(ctx.sim.getRecord(String(job.id))?.type).toBe('Bulk-AI');
+		expect(job).toMatchObject({ scraperId, status: 'Running', completed: false });
+		expect((job.urlDetails as UrlDetail[]).map((u) => u.url)).toEqual(urls(2));
+		// Only an answer without the record costs one read to fill it in.
+		expect(ctx.sim.server.log.count(ROUTES.result)).toBe(answer === 'bulkResultIdOnly' ? 1 : 0);
+	});
+});
+
+describe('Bulk > Start of an AI scraper', () => {
+	it('Scraper Kind AI sends the same body to the AI bulk endpoint and waits the same way', async () => {
+		ctx.sim.options.bulkUrlDurationMs = 100;
+		const aiScraper = DEMO_AI_SCRAPER_IDS.general;
+		const result = await ctx.run({
+			resource: 'bulk',
+			operation: 'start',
+			scraperKind: 'ai',
+			scraperId: aiScraper,
+			urls: urls(3).join('\n'),
+			waitForCompletion: true,
+			pollIntervalSeconds: 1,
+		});
+		expect(result.error).toBeUndefined();
+		expect(ctx.sim.server.log.last(ROUTES.aiBulk)?.body).toEqual({ scraperId: aiScraper, urls: urls(3) });
+		expect(ctx.sim.server.log.count(ROUTES.bulk)).toBe(0);
+		expect(result.items[0].json).toMatchObject({ scraperId: aiScraper, completed: true, status: 'Finished' });
+	});
+
+	it('a manual scraper with Scraper Kind AI gets the service\'s refusal, and no job starts', async () => {
+		const result = await ctx.run({ resource: 'bulk', operation: 'start', scraperKind: 'ai', scraperId, urls: urls(1)[0] });
+		expect(result.error?.httpCode).toBe('422');
+		expect(result.error?.message).toMatch(/scraperId/);
+		expect(ctx.sim.server.log.count(ROUTES.result)).toBe(0);
 	});
 });

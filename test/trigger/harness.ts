@@ -25,6 +25,8 @@ export interface TriggerOptions {
 	 * new `TriggerInstance` to simulate a restart.
 	 */
 	database?: TriggerDatabase;
+	/** The node version the workflow was saved with; the newest by default, as the editor adds it. */
+	typeVersion?: number;
 }
 
 /** The saved copy of the workflow's static data, as JSON, the way n8n stores it. */
@@ -56,7 +58,7 @@ export class TriggerInstance {
 			id: 'bulk-trigger',
 			name: NODE_NAME,
 			type: TRIGGER_TYPE,
-			typeVersion: 1,
+			typeVersion: options.typeVersion ?? Math.max(...[this.nodeType.description.version].flat()),
 			position: [0, 0],
 			parameters: {},
 			credentials: { scraperPlatformApi: { id: 'cred-1', name: 'Scraper Platform test' } },

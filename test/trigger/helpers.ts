@@ -30,12 +30,13 @@ export function useSimulator(options: PlatformSimulatorOptions = {}): TriggerCon
 	return context;
 }
 
-export function newTrigger(sim: PlatformSimulator, parameters: IDataObject = {}, database?: TriggerDatabase): TriggerInstance {
+export function newTrigger(sim: PlatformSimulator, parameters: IDataObject = {}, database?: TriggerDatabase, typeVersion?: number): TriggerInstance {
 	return new TriggerInstance({
 		baseUrl: sim.url,
 		apiToken: TOKEN,
 		parameters: parameters as TriggerInstance['node']['parameters'],
 		database,
+		typeVersion,
 	});
 }
 

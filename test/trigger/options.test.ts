@@ -26,7 +26,7 @@ const HOUR = 3_600_000;
 
 /** Cancels the job's pending URLs through the API, as a user would. */
 async function cancel(sim: Sim, id: string): Promise<void> {
-	const response = await callPlatform(sim.url, 'PATCH', `/api/v1/scrapers-bulks/${id}/cancel`, { token: TOKEN });
+	const response = await callPlatform(sim.url, 'PATCH', `/api/v1/scrapers-bulks/result/${id}/cancel`, { token: TOKEN });
 	expect(response.status).toBe(200);
 }
 
@@ -67,9 +67,13 @@ describe('Scraper Bulk Trigger: filters', () => {
 		}
 	});
 
-	it('Scraper ID keeps only that scraper\'s jobs, still with one request per poll', async () => {
+	it.each([
+		['picked from the list (version 2)', 2, { __rl: true, mode: 'list', value: SCRAPER_B, cachedResultName: 'shop.example.com · bulk scraper' }],
+		['typed By ID (version 2)', 2, { __rl: true, mode: 'id', value: SCRAPER_B }],
+		['as version 1 stored it (text)', 1, SCRAPER_B],
+	])("Scraper ID %s keeps only that scraper's jobs, still with one request per poll", async (_shape, typeVersion, scraperId) => {
 		const { sim } = ctx;
-		const trigger = newTrigger(sim, { scraperId: SCRAPER_B });
+		const trigger = newTrigger(sim, { scraperId }, undefined, typeVersion);
 		await trigger.poll();
 		const a = [startJob(sim, { scraperId: SCRAPER_A }), startJob(sim, { scraperId: SCRAPER_A, urls: 2 })];
 		const b = [startJob(sim, { scraperId: SCRAPER_B, urls: 3 }), startJob(sim, { scraperId: SCRAPER_B })];

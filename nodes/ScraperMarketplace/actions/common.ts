@@ -2,6 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 
 import { contentRecords, isTerminalStatus, trackRuns, waitForRuns } from '../api';
 import type { RunListRecord, TrackedRun } from '../api';
+import { idParameter, INTEGER_ID_PATTERN, readId } from '../../shared/locator';
 import { readWaitSettings, waitParameters } from '../../shared/polling';
 import { InputValidator } from '../../shared/validation';
 
@@ -143,3 +144,27 @@ export const nameProperty = (placeholder: string): INodeProperties => ({
 	placeholder,
 	description: 'A name for the new scraper, shown in the service dashboard and on every result',
 });
+
+/** A section C id parameter: a whole number typed, or picked from a list the node reads from the results. */
+export function marketplaceIdParameter(
+	name: string,
+	displayName: string,
+	searchListMethod: string,
+	description: string,
+	placeholder: string,
+): INodeProperties[] {
+	return idParameter({
+		name,
+		displayName,
+		description,
+		searchListMethod,
+		idPattern: INTEGER_ID_PATTERN,
+		placeholder,
+		legacy: { type: 'number', default: 0, typeOptions: { minValue: 1, numberPrecision: 0 }, placeholder },
+	});
+}
+
+/** A whole-number id the user chose (picked, typed or, before version 2, a number field), checked before sending. */
+export function integerIdOf(ctx: IExecuteFunctions, name: string, label: string, itemIndex: number): number {
+	return new InputValidator(ctx.getNode(), itemIndex).integer(readId(ctx, name, itemIndex, 0), label, { min: 1 });
+}

@@ -1,8 +1,48 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
+import { idParameter, readId, UUID_PATTERN } from '../../shared/locator';
 import { asRecords, splitIntoItems } from '../../shared/output';
 import { decodeResult } from '../../shared/platform';
 import { InputValidator } from '../../shared/validation';
+
+const UUID_PLACEHOLDER = '3f2b9c1e-8a4d-4e6f-9b2a-1c3d5e7f9a0b';
+
+/** A platform id parameter: a uuid typed, or picked from a list the node reads from the service. */
+export function platformIdParameter(
+	name: string,
+	displayName: string,
+	searchListMethod: string,
+	description: string,
+	required = true,
+): INodeProperties[] {
+	return idParameter({
+		name,
+		displayName,
+		description,
+		required,
+		searchListMethod,
+		idPattern: UUID_PATTERN,
+		placeholder: UUID_PLACEHOLDER,
+		legacy: { type: 'string', default: '', placeholder: UUID_PLACEHOLDER },
+	});
+}
+
+export const scraperIdParameter = (description: string): INodeProperties[] =>
+	platformIdParameter('scraperId', 'Scraper ID', 'searchScrapers', description);
+
+export const bulkIdParameter: INodeProperties[] = platformIdParameter(
+	'bulkId',
+	'Bulk Job ID',
+	'searchBulkJobs',
+	'The bulk job: pick it from the list, or its ID from the output of Bulk > Start',
+);
+
+export const resultIdParameter: INodeProperties[] = platformIdParameter('resultId', 'Result ID', 'searchResults', 'The result record');
+
+/** A uuid id the user chose (picked or typed, any node version), checked before anything is sent. */
+export function uuidOf(ctx: IExecuteFunctions, name: string, label: string, itemIndex: number): string {
+	return new InputValidator(ctx.getNode(), itemIndex).uuid(readId(ctx, name, itemIndex), label);
+}
 
 /** Output choices every record-returning operation offers, so spreadsheets and CRMs get rows. */
 export function outputOptions(splitDescription: string): INodeProperties {

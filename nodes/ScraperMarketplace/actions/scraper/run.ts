@@ -3,7 +3,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { marketplaceRequest } from '../../api';
 import type { Operation } from '../../../shared/operation';
 import { InputValidator } from '../../../shared/validation';
-import { finishRuns, readWaitChoice, waitingConcurrency, waitProperties } from '../common';
+import { finishRuns, integerIdOf, marketplaceIdParameter, readWaitChoice, waitingConcurrency, waitProperties } from '../common';
 
 export const scraperRun: Operation = {
 	value: 'run',
@@ -11,16 +11,13 @@ export const scraperRun: Operation = {
 	action: 'Run a scraper',
 	description: 'Run an existing scraper again, on its own URLs or on URLs you give',
 	properties: [
-		{
-			displayName: 'Scraper ID',
-			name: 'scraperId',
-			type: 'number',
-			required: true,
-			typeOptions: { minValue: 1, numberPrecision: 0 },
-			default: 0,
-			placeholder: '101',
-			description: 'The scraper_id of the scraper, e.g. from the output of a Create and Run',
-		},
+		...marketplaceIdParameter(
+			'scraperId',
+			'Scraper ID',
+			'searchScrapers',
+			'The scraper to run: pick it from the list, or its scraper_id, e.g. from the output of a Create and Run',
+			'101',
+		),
 		{
 			displayName: 'URLs',
 			name: 'urls',
@@ -35,7 +32,7 @@ export const scraperRun: Operation = {
 	concurrency: waitingConcurrency,
 	async execute(itemIndex) {
 		const v = new InputValidator(this.getNode(), itemIndex);
-		const scraperId = v.integer(this.getNodeParameter('scraperId', itemIndex), 'Scraper ID', { min: 1 });
+		const scraperId = integerIdOf(this, 'scraperId', 'Scraper ID', itemIndex);
 		const urls = v.httpUrlList(this.getNodeParameter('urls', itemIndex, ''), 'URLs', { required: false });
 		const body: IDataObject = {};
 		if (urls.length > 0) body.urls = urls;

@@ -5,6 +5,7 @@ import type { RunListRecord, ScrapingRun } from '../../api';
 import type { Operation } from '../../../shared/operation';
 import { binaryFromText, fileSlug } from '../../../shared/output';
 import { InputValidator } from '../../../shared/validation';
+import { integerIdOf, marketplaceIdParameter } from '../common';
 
 export const scrapingRunGetHtml: Operation = {
 	value: 'getHtml',
@@ -12,16 +13,13 @@ export const scrapingRunGetHtml: Operation = {
 	action: 'Get the HTML of a scraping run',
 	description: 'Get the page HTML of each result of a scraping run, as text or as .html files',
 	properties: [
-		{
-			displayName: 'Scraping Run ID',
-			name: 'scrapingRunId',
-			type: 'number',
-			required: true,
-			typeOptions: { minValue: 1, numberPrecision: 0 },
-			default: 0,
-			placeholder: '5001',
-			description: 'The scraping_run_id of the run, e.g. from the output of a Create and Run or of Result > Get Many',
-		},
+		...marketplaceIdParameter(
+			'scrapingRunId',
+			'Scraping Run ID',
+			'searchScrapingRuns',
+			'The scraping run: pick it from the list, or its scraping_run_id, e.g. from the output of a Create and Run or of Result > Get Many',
+			'5001',
+		),
 		{
 			displayName: 'Output',
 			name: 'htmlOutput',
@@ -45,7 +43,7 @@ export const scrapingRunGetHtml: Operation = {
 	],
 	async execute(itemIndex) {
 		const v = new InputValidator(this.getNode(), itemIndex);
-		const id = v.integer(this.getNodeParameter('scrapingRunId', itemIndex), 'Scraping Run ID', { min: 1 });
+		const id = integerIdOf(this, 'scrapingRunId', 'Scraping Run ID', itemIndex);
 		const asFile = v.oneOf(this.getNodeParameter('htmlOutput', itemIndex), 'Output', ['text', 'binary'] as const) === 'binary';
 		const binaryProperty = asFile ? v.requiredString(this.getNodeParameter('binaryPropertyName', itemIndex), 'Put Output File in Field') : '';
 

@@ -3,7 +3,7 @@ import type { IDataObject } from 'n8n-workflow';
 import type { Operation } from '../../../shared/operation';
 import { platformRequest } from '../../../shared/platform';
 import { InputValidator } from '../../../shared/validation';
-import { getOutputChoice, outputOptions, resultOutput } from '../common';
+import { getOutputChoice, outputOptions, resultOutput, scraperIdParameter, uuidOf } from '../common';
 
 export const aiScraperRerun: Operation = {
 	value: 'rerun',
@@ -11,15 +11,7 @@ export const aiScraperRerun: Operation = {
 	action: 'Rerun an AI scraper',
 	description: 'Run an existing AI scraper on a URL and get its full results',
 	properties: [
-		{
-			displayName: 'Scraper ID',
-			name: 'scraperId',
-			type: 'string',
-			required: true,
-			default: '',
-			placeholder: '3f2b9c1e-8a4d-4e6f-9b2a-1c3d5e7f9a0b',
-			description: 'The scraperId returned by Create and Run',
-		},
+		...scraperIdParameter('The AI scraper: pick it from the list, or the scraperId returned by Create and Run'),
 		{
 			displayName: 'URL',
 			name: 'url',
@@ -85,7 +77,7 @@ export const aiScraperRerun: Operation = {
 	async execute(itemIndex) {
 		const v = new InputValidator(this.getNode(), itemIndex);
 		const body: IDataObject = {
-			scraperId: v.uuid(this.getNodeParameter('scraperId', itemIndex), 'Scraper ID'),
+			scraperId: uuidOf(this, 'scraperId', 'Scraper ID', itemIndex),
 			url: v.httpUrl(this.getNodeParameter('url', itemIndex), 'URL'),
 		};
 		const map = this.getNodeParameter('mapOptions', itemIndex, {}) as IDataObject;

@@ -1,21 +1,13 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { splitIntoItems } from '../../../shared/output';
-import { getResult, toBulkJob } from '../../../shared/platform';
+import type { ErrorSubject } from '../../../shared/errors';
+import { getResult, platformRequest, toBulkJob } from '../../../shared/platform';
 import type { BulkJob } from '../../../shared/platform';
 import { readWaitSettings, waitForCompletion, waitParameters } from '../../../shared/polling';
 import type { WaitSettings } from '../../../shared/polling';
 import { InputValidator } from '../../../shared/validation';
-
-export const bulkIdProperty: INodeProperties = {
-	displayName: 'Bulk Job ID',
-	name: 'bulkId',
-	type: 'string',
-	required: true,
-	default: '',
-	placeholder: '3f2b9c1e-8a4d-4e6f-9b2a-1c3d5e7f9a0b',
-	description: 'The ID of the bulk job: the ID field in the output of Bulk > Start',
-};
+import { uuidOf } from '../common';
 
 export const waitProperties: INodeProperties[] = waitParameters(
 	'job',
@@ -93,5 +85,26 @@ export async function finishBulk(
 }
 
 export function bulkIdOf(ctx: IExecuteFunctions, itemIndex: number): string {
-	return new InputValidator(ctx.getNode(), itemIndex).uuid(ctx.getNodeParameter('bulkId', itemIndex), 'Bulk Job ID');
+	return uuidOf(ctx, 'bulkId', 'Bulk Job ID', itemIndex);
+}
+
+/**
+ * Sends one of the two cancel requests. Both answer `{id, bulkUrls, canceledUrls}`; the lists are always arrays in
+ * the output, so a sheet or an IF node can count what was stopped.
+ */
+export async function cancelBulkWork(
+	ctx: IExecuteFunctions,
+	path: string,
+	subject: ErrorSubject,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
+	const response = await platformRequest(
+		ctx,
+		// Cancelling twice changes nothing more, so a failed attempt may be repeated.
+		{ method: 'PATCH', path, idempotent: true, subject },
+		itemIndex,
+	);
+	const data = (response.data ?? {}) as IDataObject;
+	const list = (value: unknown) => (Array.isArray(value) ? value : []);
+	return [{ json: { ...data, bulkUrls: list(data.bulkUrls), canceledUrls: list(data.canceledUrls) } }];
 }

@@ -1,13 +1,14 @@
 import type { Operation } from '../../../shared/operation';
 import { getResult } from '../../../shared/platform';
-import { bulkIdOf, bulkIdProperty, bulkOutputProperty, finishBulk, readBulkFinish, waitProperties } from './common';
+import { bulkIdParameter } from '../common';
+import { bulkIdOf, bulkOutputProperty, finishBulk, readBulkFinish, waitProperties } from './common';
 
 export const bulkGet: Operation = {
 	value: 'get',
 	name: 'Get',
 	action: 'Get a bulk job',
 	description: 'Get the status, summary counts, per-URL details and merged records of a bulk job',
-	properties: [bulkIdProperty, ...waitProperties, bulkOutputProperty],
+	properties: [...bulkIdParameter, ...waitProperties, bulkOutputProperty],
 	async execute(itemIndex) {
 		const id = bulkIdOf(this, itemIndex);
 		const finish = readBulkFinish(this, itemIndex);

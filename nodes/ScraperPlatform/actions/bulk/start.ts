@@ -1,35 +1,64 @@
-import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, JsonObject } from 'n8n-workflow';
+
+import { nodeApiError } from '../../../shared/errors';
 
 import { runForEachItem, withItemIndex } from '../../../shared/items';
 import type { Operation } from '../../../shared/operation';
-import { platformRequest } from '../../../shared/platform';
+import { getResult, platformRequest } from '../../../shared/platform';
 import { InputValidator, toList } from '../../../shared/validation';
+import { scraperIdParameter, uuidOf } from '../common';
 import { bulkOutputProperty, finishBulk, readBulkFinish, waitProperties } from './common';
 import type { BulkFinish } from './common';
 
-async function startJob(
-	ctx: IExecuteFunctions,
-	scraperId: string,
-	urls: string[],
-	finish: BulkFinish,
-	itemIndex: number,
-): Promise<INodeExecutionData[]> {
+/** The two bulk reruns: same body and answer, one endpoint per scraper kind. */
+const BULK_PATHS = {
+	manual: '/api/v1/scrapers-manual-rerun/bulk',
+	ai: '/api/v1/scrapers-ai-rerun/bulk',
+} as const;
+
+type ScraperKind = keyof typeof BULK_PATHS;
+
+interface BulkStart {
+	kind: ScraperKind;
+	scraperId: string;
+	urls: string[];
+	finish: BulkFinish;
+}
+
+async function startJob(ctx: IExecuteFunctions, start: BulkStart, itemIndex: number): Promise<INodeExecutionData[]> {
+	const path = BULK_PATHS[start.kind];
 	const response = await platformRequest(
 		ctx,
 		{
 			method: 'POST',
-			path: '/api/v1/scrapers-manual-rerun/bulk',
-			body: { scraperId, urls },
+			path,
+			body: { scraperId: start.scraperId, urls: start.urls },
 			idempotent: false,
-			subject: { kind: 'scraper', id: scraperId },
+			subject: { kind: 'scraper', id: start.scraperId },
 		},
 		itemIndex,
 	);
-	return await finishBulk(ctx, response.data, itemIndex, finish);
+	const data = (response.data ?? {}) as IDataObject;
+	// The vendor's own clients read the new job's id from `bulkResultId`; the record's `id` is the fallback.
+	const id = [data.bulkResultId, data.id].find((value) => typeof value === 'string' && value !== '');
+	if (id === undefined) {
+		throw nodeApiError(ctx.getNode(), response as unknown as JsonObject, {
+			message: `Scraper Platform started the bulk job but its answer to POST ${path} carries no job ID`,
+			description: 'Look for the new job with Result > Get Many (type Bulk-AI) before starting it again, so it does not run twice.',
+			itemIndex,
+		});
+	}
+	// An answer that is only the id: read the job once so the output has its status and URLs like any other.
+	const record = data.data === undefined && !start.finish.wait ? await getResult(ctx, id as string, itemIndex, 'bulk job') : data;
+	return await finishBulk(ctx, { ...record, id }, itemIndex, start.finish);
+}
+
+function readKind(ctx: IExecuteFunctions, itemIndex: number): ScraperKind {
+	return new InputValidator(ctx.getNode(), itemIndex).oneOf(ctx.getNodeParameter('scraperKind', itemIndex, 'manual'), 'Scraper Kind', ['manual', 'ai'] as const);
 }
 
 function scraperIdOf(ctx: IExecuteFunctions, itemIndex: number): string {
-	return new InputValidator(ctx.getNode(), itemIndex).uuid(ctx.getNodeParameter('scraperId', itemIndex), 'Scraper ID');
+	return uuidOf(ctx, 'scraperId', 'Scraper ID', itemIndex);
 }
 
 /** Every input item's URL field, in item order, as one job. */
@@ -37,6 +66,7 @@ async function startFromAllItems(ctx: IExecuteFunctions): Promise<INodeExecution
 	const items = ctx.getInputData();
 	const pairedItem = items.map((_, item) => ({ item }));
 	try {
+		const kind = readKind(ctx, 0);
 		const scraperId = scraperIdOf(ctx, 0);
 		const field = new InputValidator(ctx.getNode(), 0).requiredString(ctx.getNodeParameter('urlField', 0), 'URL Field');
 		const urls: string[] = [];
@@ -48,7 +78,7 @@ async function startFromAllItems(ctx: IExecuteFunctions): Promise<INodeExecution
 			}
 			for (const url of toList(value)) urls.push(v.httpUrl(url, `URL Field (item ${itemIndex + 1})`));
 		});
-		const output = await startJob(ctx, scraperId, urls, readBulkFinish(ctx, 0), 0);
+		const output = await startJob(ctx, { kind, scraperId, urls, finish: readBulkFinish(ctx, 0) }, 0);
 		// The job came from every input item: pair its output with all of them.
 		return output.map((item) => ({ ...item, pairedItem }));
 	} catch (error) {
@@ -61,17 +91,20 @@ export const bulkStart: Operation = {
 	value: 'start',
 	name: 'Start',
 	action: 'Start a bulk job',
-	description: 'Rerun a manual scraper over many URLs as one asynchronous bulk job',
+	description: 'Rerun a scraper over many URLs as one asynchronous bulk job',
 	properties: [
 		{
-			displayName: 'Scraper ID',
-			name: 'scraperId',
-			type: 'string',
-			required: true,
-			default: '',
-			placeholder: '3f2b9c1e-8a4d-4e6f-9b2a-1c3d5e7f9a0b',
-			description: 'A manual scraper, typically a detail scraper',
+			displayName: 'Scraper Kind',
+			name: 'scraperKind',
+			type: 'options',
+			default: 'manual',
+			options: [
+				{ name: 'Manual', value: 'manual', description: 'A scraper built by hand in the dashboard, typically a detail scraper' },
+				{ name: 'AI', value: 'ai', description: 'A scraper made by AI Scraper > Create and Run' },
+			],
+			description: 'The kind of scraper to rerun: each has its own bulk endpoint',
 		},
+		...scraperIdParameter('The scraper to run on every URL'),
 		{
 			displayName: 'URLs From',
 			name: 'urlSource',
@@ -110,9 +143,10 @@ export const bulkStart: Operation = {
 		const source = new InputValidator(this.getNode(), 0).oneOf(this.getNodeParameter('urlSource', 0), 'URLs From', ['list', 'inputItems'] as const);
 		if (source === 'inputItems') return await startFromAllItems(this);
 		return await runForEachItem(this, async (itemIndex) => {
+			const kind = readKind(this, itemIndex);
 			const scraperId = scraperIdOf(this, itemIndex);
 			const urls = new InputValidator(this.getNode(), itemIndex).httpUrlList(this.getNodeParameter('urls', itemIndex), 'URLs', { required: true });
-			return await startJob(this, scraperId, urls, readBulkFinish(this, itemIndex), itemIndex);
+			return await startJob(this, { kind, scraperId, urls, finish: readBulkFinish(this, itemIndex) }, itemIndex);
 		});
 	},
 };

@@ -138,8 +138,9 @@ export const resultGetMany: Operation = {
 		if (startAt && endAt) v.range(startAt, endAt, 'From', 'To');
 		if (startAt || endAt) {
 			qs.dateRangeColumn = v.oneOf(filters.dateRangeColumn ?? 'createdAt', 'Date Range Column', ['createdAt', 'updatedAt'] as const);
-			if (startAt) qs.startAt = startAt.toISO();
-			if (endAt) qs.endAt = endAt.toISO();
+			// In UTC with a trailing Z, as the service's own docs write them: the same instant, in the form it documents.
+			if (startAt) qs.startAt = startAt.toUTC().toISO();
+			if (endAt) qs.endAt = endAt.toUTC().toISO();
 		} else if (filters.dateRangeColumn !== undefined) {
 			v.fail('Date Range Column', 'it needs a From or To date', 'Add a From or To filter, or remove Date Range Column.');
 		}

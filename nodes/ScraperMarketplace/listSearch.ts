@@ -1,0 +1,69 @@
+import type { ILoadOptionsFunctions, INodeListSearchItems, INodeListSearchResult } from 'n8n-workflow';
+
+import { marketplaceRequest } from './api';
+import type { RunListRecord } from './api';
+
+/**
+ * The choices of the editor's `From list` pickers, read from the results list (GET /api/results, newest first): the
+ * section C API lists neither scrapers nor runs by themselves. One request per page the user scrolls. The listing has
+ * no search parameter, so the user's filter narrows each page here (name, URL or id, case-insensitive).
+ */
+
+const PER_PAGE = 100;
+
+async function resultsPage(ctx: ILoadOptionsFunctions, paginationToken: string | undefined) {
+	const page = Number(paginationToken ?? 1) || 1;
+	const response = await marketplaceRequest<{ data?: RunListRecord[] }>(
+		ctx,
+		{ method: 'GET', path: '/api/results', qs: { page, per_page: PER_PAGE }, idempotent: true },
+		0,
+	);
+	const records = Array.isArray(response.data) ? response.data : [];
+	// The listing carries no total: a full page may have a next one.
+	return { records, next: records.length === PER_PAGE ? String(page + 1) : undefined };
+}
+
+function matches(filter: string | undefined, ...fields: unknown[]): boolean {
+	const text = filter?.trim().toLowerCase();
+	if (!text) return true;
+	return fields.some((field) => field !== undefined && field !== null && String(field).toLowerCase().includes(text));
+}
+
+function shortDate(value: unknown): string {
+	return typeof value === 'string' ? value.slice(0, 16).replace('T', ' ') : '';
+}
+
+export async function searchScrapers(this: ILoadOptionsFunctions, filter?: string, paginationToken?: string): Promise<INodeListSearchResult> {
+	const { records, next } = await resultsPage(this, paginationToken);
+	const seen = new Set<number>();
+	const results: INodeListSearchItems[] = [];
+	for (const record of records) {
+		const id = record.scraper_id;
+		if (typeof id !== 'number' || seen.has(id)) continue;
+		seen.add(id);
+		if (!matches(filter, record.scraper_name, record.scraped_url, id)) continue;
+		const name = record.scraper_name ? String(record.scraper_name) : `Scraper ${id}`;
+		results.push({ name: `${name} (${id})`, value: String(id), description: `Last run ${shortDate(record.created_at)}` });
+	}
+	return { results, paginationToken: next };
+}
+
+export async function searchScrapingRuns(this: ILoadOptionsFunctions, filter?: string, paginationToken?: string): Promise<INodeListSearchResult> {
+	const { records, next } = await resultsPage(this, paginationToken);
+	const runs = new Map<number, { scraper: string; created: unknown; statuses: Set<string>; urls: unknown[] }>();
+	for (const record of records) {
+		const id = record.scraping_run_id;
+		if (typeof id !== 'number') continue;
+		const run = runs.get(id) ?? { scraper: String(record.scraper_name ?? `Scraper ${record.scraper_id}`), created: record.created_at, statuses: new Set(), urls: [] };
+		run.statuses.add(String(record.status));
+		run.urls.push(record.scraped_url);
+		runs.set(id, run);
+	}
+	const results: INodeListSearchItems[] = [];
+	for (const [id, run] of runs) {
+		if (!matches(filter, run.scraper, id, ...run.urls)) continue;
+		const status = [...run.statuses].join('/');
+		results.push({ name: `Run ${id} · ${run.scraper} · ${status} · ${shortDate(run.created)}`, value: String(id), description: `${run.urls.length} result(s) on this page` });
+	}
+	return { results, paginationToken: next };
+}

@@ -1,0 +1,15 @@
+import type { Operation } from '../../../shared/operation';
+import { scraperIdParameter, uuidOf } from '../common';
+import { cancelBulkWork } from './common';
+
+export const bulkCancelAllOfScraper: Operation = {
+	value: 'cancelAllOfScraper',
+	name: 'Cancel All Pending of a Scraper',
+	action: 'Cancel all pending bulk URLs of a scraper',
+	description: 'Cancel the pending URLs of every bulk job of one scraper; URLs already running finish normally',
+	properties: [...scraperIdParameter('The scraper whose bulk jobs to stop: every URL of its bulk jobs that has not started yet is canceled')],
+	async execute(itemIndex) {
+		const id = uuidOf(this, 'scraperId', 'Scraper ID', itemIndex);
+		return await cancelBulkWork(this, `/api/v1/scrapers-bulks/${encodeURIComponent(id)}/cancel`, { kind: 'scraper', id }, itemIndex);
+	},
+};

@@ -1,0 +1,113 @@
+import type { IDataObject, ILoadOptionsFunctions, INodeListSearchItems, INodeListSearchResult } from 'n8n-workflow';
+
+import { decodeJsonFields } from '../shared/output';
+import { platformRequest } from '../shared/platform';
+
+/**
+ * The choices of the editor's `From list` pickers. The service has no scraper or bulk-job listing of its own, so each
+ * list is read from the results list (GET /api/v1/results), newest first: one request per page the user scrolls, the
+ * user's filter passed to the service's `search` (it matches any column: id, scraper id, URL, type, status).
+ */
+
+const PAGE_SIZE = 100;
+
+/**
+ * The result types that only an AI scraper makes. A manual scraper shows up through its manual reruns (their type is
+ * not documented; `Rerun-Manual` is the simulator's) or only through bulk jobs (`Bulk-AI`, as AI bulk jobs are too).
+ */
+const AI_TYPES = new Set(['AI', 'Rerun-AI']);
+const MANUAL_TYPES = new Set(['Rerun-Manual']);
+
+type ScraperKind = 'ai' | 'manual';
+
+async function resultsPage(ctx: ILoadOptionsFunctions, filter: string | undefined, paginationToken: string | undefined, search?: string) {
+	const page = Number(paginationToken ?? 1) || 1;
+	const qs: IDataObject = { page, pageSize: PAGE_SIZE, sortField: 'createdAt', sortOrder: 'DESC' };
+	const text = filter?.trim() || search;
+	if (text) qs.search = text;
+	const response = await platformRequest<IDataObject[]>(ctx, { method: 'GET', path: '/api/v1/results', qs, idempotent: true }, 0);
+	const records = (Array.isArray(response.data) ? response.data : []).map((record) => decodeJsonFields(record));
+	const totalPage = response.meta?.totalPage;
+	const more = totalPage !== undefined ? page < totalPage : records.length === PAGE_SIZE;
+	return { records, next: more ? String(page + 1) : undefined };
+}
+
+/** "example.com/products" from "https://www.example.com/products?page=2": enough to recognise a page. */
+function shortUrl(url: unknown): string {
+	if (typeof url !== 'string' || url === '') return 'no URL';
+	try {
+		const parsed = new URL(url);
+		return `${parsed.host.replace(/^www\./, '')}${parsed.pathname === '/' ? '' : parsed.pathname}`;
+	} catch {
+		return url;
+	}
+}
+
+function shortDate(value: unknown): string {
+	return typeof value === 'string' ? value.slice(0, 16).replace('T', ' ') : '';
+}
+
+/** The kind the current form asks for: AI Scraper and Manual Scraper operations, or Bulk > Start's Scraper Kind. */
+function wantedKind(ctx: ILoadOptionsFunctions): ScraperKind | undefined {
+	const resource = ctx.getCurrentNodeParameter('resource');
+	if (resource === 'aiScraper') return 'ai';
+	if (resource === 'manualScraper') return 'manual';
+	if (resource === 'bulk' && ctx.getCurrentNodeParameter('operation') === 'start') {
+		return ctx.getCurrentNodeParameter('scraperKind') === 'ai' ? 'ai' : 'manual';
+	}
+	return undefined;
+}
+
+export async function searchScrapers(this: ILoadOptionsFunctions, filter?: string, paginationToken?: string): Promise<INodeListSearchResult> {
+	const { records, next } = await resultsPage(this, filter, paginationToken);
+	const wanted = wantedKind(this);
+	// Distinct scrapers in the order of their newest result; a scraper's kind is known from the types seen on the page.
+	const scrapers = new Map<string, { url: unknown; types: Set<string> }>();
+	for (const record of records) {
+		const id = record.scraperId;
+		if (typeof id !== 'string' || id === '') continue;
+		const entry = scrapers.get(id) ?? { url: record.url, types: new Set<string>() };
+		entry.types.add(String(record.type ?? ''));
+		scrapers.set(id, entry);
+	}
+	const results: INodeListSearchItems[] = [];
+	for (const [id, { url, types }] of scrapers) {
+		const kind: ScraperKind | undefined = [...types].some((t) => AI_TYPES.has(t))
+			? 'ai'
+			: [...types].some((t) => MANUAL_TYPES.has(t))
+				? 'manual'
+				: undefined;
+		// Every AI scraper has AI results (its creation, its reruns); a scraper without any is not one.
+		if (wanted === 'ai' ? kind !== 'ai' : wanted === 'manual' && kind === 'ai') continue;
+		const label = kind === 'ai' ? 'AI scraper' : kind === 'manual' ? 'manual scraper' : 'bulk scraper';
+		results.push({ name: `${shortUrl(url)} · ${label}`, value: id, description: `${label}, ID ${id}` });
+	}
+	return { results, paginationToken: next };
+}
+
+export async function searchBulkJobs(this: ILoadOptionsFunctions, filter?: string, paginationToken?: string): Promise<INodeListSearchResult> {
+	// Without a filter, `search` narrows the page to bulk jobs; with one, the page is the user's and is narrowed here.
+	const { records, next } = await resultsPage(this, filter, paginationToken, 'Bulk-AI');
+	const results: INodeListSearchItems[] = [];
+	for (const record of records) {
+		if (record.type !== 'Bulk-AI' || typeof record.id !== 'string') continue;
+		const data = (record.data ?? {}) as IDataObject;
+		const urls = Array.isArray(data.urlDetails) ? data.urlDetails.length : undefined;
+		const parts = [shortUrl(record.url), String(record.status ?? 'unknown status')];
+		if (urls !== undefined) parts.push(`${urls} URL${urls === 1 ? '' : 's'}`);
+		parts.push(shortDate(record.createdAt));
+		results.push({ name: parts.filter(Boolean).join(' · '), value: record.id, description: `Bulk job ${record.id}` });
+	}
+	return { results, paginationToken: next };
+}
+
+export async function searchResults(this: ILoadOptionsFunctions, filter?: string, paginationToken?: string): Promise<INodeListSearchResult> {
+	const { records, next } = await resultsPage(this, filter, paginationToken);
+	const results: INodeListSearchItems[] = [];
+	for (const record of records) {
+		if (typeof record.id !== 'string') continue;
+		const parts = [String(record.type ?? 'result'), shortUrl(record.url), String(record.status ?? ''), shortDate(record.createdAt)];
+		results.push({ name: parts.filter(Boolean).join(' · '), value: record.id, description: `Result ${record.id}` });
+	}
+	return { results, paginationToken: next };
+}
