@@ -1,5 +1,6 @@
 import type { ILoadOptionsFunctions, INodeListSearchItems, INodeListSearchResult } from 'n8n-workflow';
 
+import { nextListToken, readListToken } from '../shared/locator';
 import { marketplaceRequest } from './api';
 import type { RunListRecord } from './api';
 
@@ -11,8 +12,7 @@ import type { RunListRecord } from './api';
 
 const PER_PAGE = 100;
 
-async function resultsPage(ctx: ILoadOptionsFunctions, paginationToken: string | undefined) {
-	const page = Number(paginationToken ?? 1) || 1;
+async function resultsPage(ctx: ILoadOptionsFunctions, page: number) {
 	const response = await marketplaceRequest<{ data?: RunListRecord[] }>(
 		ctx,
 		{ method: 'GET', path: '/api/results', qs: { page, per_page: PER_PAGE }, idempotent: true },
@@ -20,7 +20,7 @@ async function resultsPage(ctx: ILoadOptionsFunctions, paginationToken: string |
 	);
 	const records = Array.isArray(response.data) ? response.data : [];
 	// The listing carries no total: a full page may have a next one.
-	return { records, next: records.length === PER_PAGE ? String(page + 1) : undefined };
+	return { records, more: records.length === PER_PAGE };
 }
 
 function matches(filter: string | undefined, ...fields: unknown[]): boolean {
@@ -34,22 +34,23 @@ function shortDate(value: unknown): string {
 }
 
 export async function searchScrapers(this: ILoadOptionsFunctions, filter?: string, paginationToken?: string): Promise<INodeListSearchResult> {
-	const { records, next } = await resultsPage(this, paginationToken);
-	const seen = new Set<number>();
+	const position = readListToken(paginationToken);
+	const { records, more } = await resultsPage(this, position.page);
 	const results: INodeListSearchItems[] = [];
 	for (const record of records) {
-		const id = record.scraper_id;
-		if (typeof id !== 'number' || seen.has(id)) continue;
-		seen.add(id);
+		const id = String(record.scraper_id);
+		if (typeof record.scraper_id !== 'number' || position.shown.has(id)) continue;
 		if (!matches(filter, record.scraper_name, record.scraped_url, id)) continue;
+		position.shown.add(id);
 		const name = record.scraper_name ? String(record.scraper_name) : `Scraper ${id}`;
-		results.push({ name: `${name} (${id})`, value: String(id), description: `Last run ${shortDate(record.created_at)}` });
+		results.push({ name: `${name} (${id})`, value: id, description: `Last run ${shortDate(record.created_at)}` });
 	}
-	return { results, paginationToken: next };
+	return { results, paginationToken: nextListToken(position.page, more, position.shown) };
 }
 
 export async function searchScrapingRuns(this: ILoadOptionsFunctions, filter?: string, paginationToken?: string): Promise<INodeListSearchResult> {
-	const { records, next } = await resultsPage(this, paginationToken);
+	const position = readListToken(paginationToken);
+	const { records, more } = await resultsPage(this, position.page);
 	const runs = new Map<number, { scraper: string; created: unknown; statuses: Set<string>; urls: unknown[] }>();
 	for (const record of records) {
 		const id = record.scraping_run_id;
@@ -61,9 +62,11 @@ export async function searchScrapingRuns(this: ILoadOptionsFunctions, filter?: s
 	}
 	const results: INodeListSearchItems[] = [];
 	for (const [id, run] of runs) {
-		if (!matches(filter, run.scraper, id, ...run.urls)) continue;
+		// A run whose results straddle two pages is listed once, on the first.
+		if (position.shown.has(String(id)) || !matches(filter, run.scraper, id, ...run.urls)) continue;
+		position.shown.add(String(id));
 		const status = [...run.statuses].join('/');
 		results.push({ name: `Run ${id} · ${run.scraper} · ${status} · ${shortDate(run.created)}`, value: String(id), description: `${run.urls.length} result(s) on this page` });
 	}
-	return { results, paginationToken: next };
+	return { results, paginationToken: nextListToken(position.page, more, position.shown) };
 }

@@ -1,5 +1,7 @@
 import type { IDataObject, ILoadOptionsFunctions, INodeListSearchItems, INodeListSearchResult } from 'n8n-workflow';
 
+import { nextListToken, readListToken } from '../shared/locator';
+import type { ListPosition } from '../shared/locator';
 import { decodeJsonFields } from '../shared/output';
 import { platformRequest } from '../shared/platform';
 
@@ -20,8 +22,8 @@ const MANUAL_TYPES = new Set(['Rerun-Manual']);
 
 type ScraperKind = 'ai' | 'manual';
 
-async function resultsPage(ctx: ILoadOptionsFunctions, filter: string | undefined, paginationToken: string | undefined, search?: string) {
-	const page = Number(paginationToken ?? 1) || 1;
+async function resultsPage(ctx: ILoadOptionsFunctions, filter: string | undefined, position: ListPosition, search?: string) {
+	const { page } = position;
 	const qs: IDataObject = { page, pageSize: PAGE_SIZE, sortField: 'createdAt', sortOrder: 'DESC' };
 	const text = filter?.trim() || search;
 	if (text) qs.search = text;
@@ -29,7 +31,7 @@ async function resultsPage(ctx: ILoadOptionsFunctions, filter: string | undefine
 	const records = (Array.isArray(response.data) ? response.data : []).map((record) => decodeJsonFields(record));
 	const totalPage = response.meta?.totalPage;
 	const more = totalPage !== undefined ? page < totalPage : records.length === PAGE_SIZE;
-	return { records, next: more ? String(page + 1) : undefined };
+	return { records, more };
 }
 
 /** "example.com/products" from "https://www.example.com/products?page=2": enough to recognise a page. */
@@ -59,13 +61,14 @@ function wantedKind(ctx: ILoadOptionsFunctions): ScraperKind | undefined {
 }
 
 export async function searchScrapers(this: ILoadOptionsFunctions, filter?: string, paginationToken?: string): Promise<INodeListSearchResult> {
-	const { records, next } = await resultsPage(this, filter, paginationToken);
+	const position = readListToken(paginationToken);
+	const { records, more } = await resultsPage(this, filter, position);
 	const wanted = wantedKind(this);
 	// Distinct scrapers in the order of their newest result; a scraper's kind is known from the types seen on the page.
 	const scrapers = new Map<string, { url: unknown; types: Set<string> }>();
 	for (const record of records) {
 		const id = record.scraperId;
-		if (typeof id !== 'string' || id === '') continue;
+		if (typeof id !== 'string' || id === '' || position.shown.has(id)) continue;
 		const entry = scrapers.get(id) ?? { url: record.url, types: new Set<string>() };
 		entry.types.add(String(record.type ?? ''));
 		scrapers.set(id, entry);
@@ -81,13 +84,15 @@ export async function searchScrapers(this: ILoadOptionsFunctions, filter?: strin
 		if (wanted === 'ai' ? kind !== 'ai' : wanted === 'manual' && kind === 'ai') continue;
 		const label = kind === 'ai' ? 'AI scraper' : kind === 'manual' ? 'manual scraper' : 'bulk scraper';
 		results.push({ name: `${shortUrl(url)} · ${label}`, value: id, description: `${label}, ID ${id}` });
+		position.shown.add(id);
 	}
-	return { results, paginationToken: next };
+	return { results, paginationToken: nextListToken(position.page, more, position.shown) };
 }
 
 export async function searchBulkJobs(this: ILoadOptionsFunctions, filter?: string, paginationToken?: string): Promise<INodeListSearchResult> {
 	// Without a filter, `search` narrows the page to bulk jobs; with one, the page is the user's and is narrowed here.
-	const { records, next } = await resultsPage(this, filter, paginationToken, 'Bulk-AI');
+	const position = readListToken(paginationToken);
+	const { records, more } = await resultsPage(this, filter, position, 'Bulk-AI');
 	const results: INodeListSearchItems[] = [];
 	for (const record of records) {
 		if (record.type !== 'Bulk-AI' || typeof record.id !== 'string') continue;
@@ -98,16 +103,17 @@ export async function searchBulkJobs(this: ILoadOptionsFunctions, filter?: strin
 		parts.push(shortDate(record.createdAt));
 		results.push({ name: parts.filter(Boolean).join(' · '), value: record.id, description: `Bulk job ${record.id}` });
 	}
-	return { results, paginationToken: next };
+	return { results, paginationToken: nextListToken(position.page, more) };
 }
 
 export async function searchResults(this: ILoadOptionsFunctions, filter?: string, paginationToken?: string): Promise<INodeListSearchResult> {
-	const { records, next } = await resultsPage(this, filter, paginationToken);
+	const position = readListToken(paginationToken);
+	const { records, more } = await resultsPage(this, filter, position);
 	const results: INodeListSearchItems[] = [];
 	for (const record of records) {
 		if (typeof record.id !== 'string') continue;
 		const parts = [String(record.type ?? 'result'), shortUrl(record.url), String(record.status ?? ''), shortDate(record.createdAt)];
 		results.push({ name: parts.filter(Boolean).join(' · '), value: record.id, description: `Result ${record.id}` });
 	}
-	return { results, paginationToken: next };
+	return { results, paginationToken: nextListToken(position.page, more) };
 }

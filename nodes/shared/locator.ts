@@ -74,3 +74,34 @@ export const UUID_PATTERN = {
 };
 
 export const INTEGER_ID_PATTERN = { regex: '^\\s*[1-9][0-9]*\\s*$', errorMessage: 'Enter a whole number, e.g. 101' };
+
+/** The most ids a list token remembers: beyond it an entry may show twice, which is harmless. */
+const MAX_REMEMBERED = 1_000;
+
+/**
+ * Where a `From list` picker is in the service's listing: the next page, and the entries already shown. Lists built
+ * from results (a scraper, a run) meet the same entry on several pages; n8n joins the pages, so the token carries
+ * what was shown to list each entry once.
+ */
+export interface ListPosition {
+	page: number;
+	shown: Set<string>;
+}
+
+export function readListToken(token: string | undefined): ListPosition {
+	if (!token) return { page: 1, shown: new Set() };
+	try {
+		const parsed = JSON.parse(token) as { page?: unknown; shown?: unknown };
+		const page = typeof parsed.page === 'number' && Number.isInteger(parsed.page) && parsed.page >= 1 ? parsed.page : 1;
+		const shown = Array.isArray(parsed.shown) ? parsed.shown.filter((id): id is string => typeof id === 'string') : [];
+		return { page, shown: new Set(shown) };
+	} catch {
+		return { page: 1, shown: new Set() };
+	}
+}
+
+/** The token of the page after `page`, or undefined on the last page; `shown` for lists that can meet an entry again. */
+export function nextListToken(page: number, more: boolean, shown: Iterable<string> = []): string | undefined {
+	if (!more) return undefined;
+	return JSON.stringify({ page: page + 1, shown: [...shown].slice(-MAX_REMEMBERED) });
+}

@@ -50,11 +50,32 @@ describe('Marketplace list searches', () => {
 		const first = await search('searchScrapingRuns');
 		expect(first.results).toHaveLength(100);
 		expect(first.results[0].name).toMatch(/^Run \d+ · Seeded scraper \d+ · succeeded · \d{4}-\d\d-\d\d \d\d:\d\d$/);
-		expect(first.paginationToken).toBe('2');
+		expect(JSON.parse(first.paginationToken as string)).toMatchObject({ page: 2 });
 		const second = await search('searchScrapingRuns', { paginationToken: first.paginationToken as string });
 		expect(second.results).toHaveLength(50);
 		expect(second.paginationToken).toBeUndefined();
 		expect(new Set([...values(first), ...values(second)]).size).toBe(150);
 		expect(ctx.requests(ROUTES.listResults).map((r) => r.query.page)).toEqual(['1', '2']);
+	});
+
+	it('Scraping Run: a filter narrows the runs by scraper name, URL or id', async () => {
+		ctx.sim.seedRuns(MARKETPLACE_DEMO_TOKEN, 2);
+		ctx.sim.seedRuns(MARKETPLACE_DEMO_TOKEN, 3);
+		const all = await search('searchScrapingRuns');
+		expect(all.results).toHaveLength(5);
+		const scraper = String(all.results[0].name).split(' · ')[1];
+		const byScraper = await search('searchScrapingRuns', { filter: scraper.toLowerCase() });
+		expect(byScraper.results).toHaveLength(3);
+		const byId = await search('searchScrapingRuns', { filter: String(all.results[4].value) });
+		expect(values(byId)).toEqual([all.results[4].value]);
+	});
+
+	it('Scraper: a scraper whose runs fill several pages is listed once', async () => {
+		ctx.sim.seedRuns(MARKETPLACE_DEMO_TOKEN, 130);
+		const first = await search('searchScrapers');
+		const second = await search('searchScrapers', { paginationToken: first.paginationToken as string });
+		expect(first.results).toHaveLength(1);
+		expect(second.results).toHaveLength(0);
+		expect(second.paginationToken).toBeUndefined();
 	});
 });

@@ -108,7 +108,7 @@ describe('Platform list searches', () => {
 			const first = await page();
 			expect(first.results).toHaveLength(100);
 			expect(first.results[0].name).toMatch(/^Rerun-AI · paged\.example\.com\/item · Finished · /);
-			expect(first.paginationToken).toBe('2');
+			expect(JSON.parse(first.paginationToken as string)).toMatchObject({ page: 2 });
 			const second = await page(first.paginationToken as string);
 			const third = await page(second.paginationToken as string);
 			expect(third.results).toHaveLength(30);
@@ -119,6 +119,47 @@ describe('Platform list searches', () => {
 		} finally {
 			await seeded.close();
 		}
+	});
+
+	it('Scraper and Bulk Job: paged too, each scraper listed once however many pages its results fill', async () => {
+		const seeded = new PlatformSimulator();
+		await seeded.listen();
+		try {
+			const older = seeded.createManualScraper();
+			seeded.seedResults(PLATFORM_DEMO_TOKEN, 120, { type: 'Bulk-AI', scraperId: older, url: 'https://older.example.com/' });
+			// One AI scraper whose results fill the newest page and spill onto the next.
+			seeded.seedResults(PLATFORM_DEMO_TOKEN, 150, { type: 'Rerun-AI', url: 'https://newer.example.com/' });
+			const call = async (method: string, paginationToken?: string, filter?: string) =>
+				await runListSearch({
+					nodeType: 'scraperPlatform',
+					method,
+					parameters: { resource: 'bulk', operation: 'cancelAllOfScraper' },
+					credentials: { scraperPlatformApi: { apiToken: PLATFORM_DEMO_TOKEN, baseUrl: seeded.url } },
+					paginationToken,
+					filter,
+				});
+			const pages: INodeListSearchResult[] = [await call('searchScrapers')];
+			while (pages[pages.length - 1].paginationToken) pages.push(await call('searchScrapers', pages[pages.length - 1].paginationToken as string));
+			expect(pages).toHaveLength(3);
+			const listed = pages.flatMap((p) => p.results.map((r) => r.name));
+			expect(listed).toEqual(['newer.example.com · AI scraper', 'older.example.com · bulk scraper']);
+			expect(seeded.server.log.count(ROUTES.results)).toBe(3);
+
+			seeded.server.log.clear();
+			const jobs = [await call('searchBulkJobs')];
+			jobs.push(await call('searchBulkJobs', jobs[0].paginationToken as string));
+			expect(jobs.map((p) => p.results.length)).toEqual([100, 20]);
+			expect(jobs[1].paginationToken).toBeUndefined();
+			expect(seeded.server.log.for(ROUTES.results).map((r) => [r.query.page, r.query.search])).toEqual([['1', 'Bulk-AI'], ['2', 'Bulk-AI']]);
+		} finally {
+			await seeded.close();
+		}
+	});
+
+	it('a page token n8n hands back unreadable starts from the first page', async () => {
+		const result = await search('searchResults', { resource: 'result', operation: 'get' }, { paginationToken: 'not json' });
+		expect(sim.server.log.last(ROUTES.results)?.query.page).toBe('1');
+		expect(result.results.length).toBeGreaterThan(0);
 	});
 
 	it('Bulk Trigger: its Scraper picker lists every scraper', async () => {
