@@ -45,6 +45,11 @@ function shortUrl(url: unknown): string {
 	}
 }
 
+/** "…5d4e3f01": the end of a uuid, which tells scrapers apart as well as its start and reads as an id. */
+export function idTag(id: string): string {
+	return `…${id.slice(-8)}`;
+}
+
 function shortDate(value: unknown): string {
 	return typeof value === 'string' ? value.slice(0, 16).replace('T', ' ') : '';
 }
@@ -82,8 +87,9 @@ export async function searchScrapers(this: ILoadOptionsFunctions, filter?: strin
 				: undefined;
 		// Every AI scraper has AI results (its creation, its reruns); a scraper without any is not one.
 		if (wanted === 'ai' ? kind !== 'ai' : wanted === 'manual' && kind === 'ai') continue;
-		const label = kind === 'ai' ? 'AI scraper' : kind === 'manual' ? 'manual scraper' : 'bulk scraper';
-		results.push({ name: `${shortUrl(url)} · ${label}`, value: id, description: `${label}, ID ${id}` });
+		const label = kind === 'ai' ? 'AI scraper' : kind === 'manual' ? 'Manual scraper' : 'Scraper';
+		// A piece of the id first: it stays while the URL of the newest result changes, and survives truncation.
+		results.push({ name: `${idTag(id)} · ${label} · ${shortUrl(url)}`, value: id, description: `${label} ${id}` });
 		position.shown.add(id);
 	}
 	return { results, paginationToken: nextListToken(position.page, more, position.shown) };

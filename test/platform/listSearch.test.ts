@@ -1,5 +1,6 @@
 import type { IDataObject, INodeListSearchResult } from 'n8n-workflow';
 
+import { idTag } from '../../nodes/ScraperPlatform/listSearch';
 import { runListSearch } from '../harness';
 import { DEMO_AI_SCRAPER_IDS, DEMO_MANUAL_SCRAPER_IDS, PLATFORM_DEMO_TOKEN, PLATFORM_OTHER_USER_TOKEN, PlatformSimulator } from '../simulator/platform';
 import { ROUTES } from './helpers';
@@ -55,9 +56,10 @@ describe('Platform list searches', () => {
 		// Newest result first: the AI reruns were seeded after the bulk jobs.
 		expect(ids.slice(0, 3)).toEqual(expect.arrayContaining(Object.values(DEMO_AI_SCRAPER_IDS)));
 		const general = result.results.find((r) => r.value === DEMO_AI_SCRAPER_IDS.general);
-		expect(general?.name).toMatch(/ · AI scraper$/);
+		expect(general?.name).toBe(`${idTag(DEMO_AI_SCRAPER_IDS.general)} · AI scraper · ${general?.name.split(' · ')[2]}`);
 		const manual = result.results.find((r) => r.value === DEMO_MANUAL_SCRAPER_IDS[0]);
-		expect(manual?.name).toMatch(/^shop\.example\.com\/product\/101 · bulk scraper$/);
+		// Only bulk jobs seen: its kind is not known from the list, and it is offered as a plain scraper.
+		expect(manual?.name).toBe(`${idTag(DEMO_MANUAL_SCRAPER_IDS[0])} · Scraper · shop.example.com/product/101`);
 		expect(result.paginationToken).toBeUndefined();
 		const requests = sim.server.log.for(ROUTES.results);
 		expect(requests).toHaveLength(1);
@@ -141,8 +143,8 @@ describe('Platform list searches', () => {
 			const pages: INodeListSearchResult[] = [await call('searchScrapers')];
 			while (pages[pages.length - 1].paginationToken) pages.push(await call('searchScrapers', pages[pages.length - 1].paginationToken as string));
 			expect(pages).toHaveLength(3);
-			const listed = pages.flatMap((p) => p.results.map((r) => r.name));
-			expect(listed).toEqual(['newer.example.com · AI scraper', 'older.example.com · bulk scraper']);
+			const listed = pages.flatMap((p) => p.results.map((r) => r.name.split(' · ').slice(1).join(' · ')));
+			expect(listed).toEqual(['AI scraper · newer.example.com', 'Scraper · older.example.com']);
 			expect(seeded.server.log.count(ROUTES.results)).toBe(3);
 
 			seeded.server.log.clear();
