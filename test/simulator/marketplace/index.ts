@@ -1,4 +1,5 @@
 import { SimClock } from '../core/clock';
+import { planConcurrency, type ConcurrencyStats } from '../core/concurrency';
 import { RateLimiter } from '../core/ratelimit';
 import { SimServer, type SimReply, type SimRequest } from '../core/server';
 import { malformedJson, marketplaceErrorBody, notFound, tooManyRequests, unauthorized, validationFailed } from './errors';
@@ -19,6 +20,7 @@ import {
 
 export * from './types';
 export { marketplaceErrorBody } from './errors';
+export { CONCURRENCY_BY_PLAN, RETRY_AFTER_CONCURRENCY_SECONDS, type ConcurrencyStats } from '../core/concurrency';
 export { FAIL_MARKER, DEFAULT_PDFS_PER_KEYWORD } from './store';
 export { FEW_JOBS_MARKER, FEW_JOBS_AVAILABLE, SLOW_JOBS_MARKER, availableJobs } from './jobboard';
 export {
@@ -53,6 +55,24 @@ export interface MarketplaceSettings extends MarketplaceTimings {
 	 * `text/plain; charset=utf-8`, as the vendor's 2024 OpenAPI declares the answers. Errors stay application/json.
 	 */
 	contentType: MarketplaceContentType;
+	/**
+	 * Requests in flight at once for every account without its own limit (`setAccountLimits`), instead of its plan's
+	 * default (free 10, pro 100, enterprise 100); undefined: the plan's default.
+	 */
+	concurrencyLimit: number | undefined;
+	/** Real-time latency (ms) per route name (`MARKETPLACE_ROUTES`); read when a request arrives. */
+	latencyMs: Partial<Record<string, number>>;
+}
+
+/** `setAccountLimits` argument. */
+export interface MarketplaceAccountLimits {
+	/** Requests in flight at once; null goes back to the default (`concurrencyLimit` option, else the plan's). */
+	concurrency?: number | null;
+}
+
+/** `concurrencyStats` answer: the account's statistics and the concurrency limit now in force for it. */
+export interface MarketplaceConcurrencyStats extends ConcurrencyStats {
+	limit: number;
 }
 
 export const MARKETPLACE_CONTENT_TYPES: readonly MarketplaceContentType[] = ['application/json', 'text/plain'];
@@ -60,6 +80,10 @@ export const MARKETPLACE_CONTENT_TYPES: readonly MarketplaceContentType[] = ['ap
 export interface MarketplaceSimulatorOptions extends Partial<MarketplaceTimings> {
 	/** Default `application/json`; see `MarketplaceSettings.contentType`. */
 	contentType?: MarketplaceContentType;
+	/** Default: each account's plan default. See `MarketplaceSettings.concurrencyLimit`. */
+	concurrencyLimit?: number;
+	/** Real-time latency (ms) per route name; default none. */
+	latencyMs?: Partial<Record<string, number>>;
 	/** Shared simulated clock; a new one when omitted. */
 	clock?: SimClock;
 	/** Seed of fault injection randomness. */
@@ -113,15 +137,28 @@ export class MarketplaceSimulator {
 	readonly options: MarketplaceSettings;
 	private readonly store: MarketplaceStore;
 	private readonly limiter: RateLimiter;
+	/** Per-account concurrency limits set by `setAccountLimits`, by user id. */
+	private readonly concurrencyLimits = new Map<number, number>();
 
 	constructor(options: MarketplaceSimulatorOptions = {}) {
 		this.clock = options.clock ?? new SimClock();
-		this.options = { ...MARKETPLACE_DEFAULT_TIMINGS, contentType: options.contentType ?? 'application/json' };
+		this.options = {
+			...MARKETPLACE_DEFAULT_TIMINGS,
+			contentType: options.contentType ?? 'application/json',
+			concurrencyLimit: options.concurrencyLimit,
+			latencyMs: { ...(options.latencyMs ?? {}) },
+		};
 		for (const key of Object.keys(MARKETPLACE_DEFAULT_TIMINGS) as Array<keyof MarketplaceTimings>) {
 			const value = options[key];
 			if (value !== undefined) this.options[key] = value;
 		}
-		this.server = new SimServer({ name: 'marketplace', clock: this.clock, errorBody: marketplaceErrorBody, seed: options.seed ?? 'marketplace' });
+		this.server = new SimServer({
+			name: 'marketplace',
+			clock: this.clock,
+			errorBody: marketplaceErrorBody,
+			seed: options.seed ?? 'marketplace',
+			latencyMs: (route) => this.options.latencyMs?.[route],
+		});
 		this.store = new MarketplaceStore(this.clock, () => this.options);
 		this.store.addToken(MARKETPLACE_DEMO_TOKEN, 1);
 		this.store.addToken(MARKETPLACE_OTHER_USER_TOKEN, 2);
@@ -168,12 +205,52 @@ export class MarketplaceSimulator {
 		this.limiter.reset();
 	}
 
-	/** Forgets scrapers, runs, rate-limit windows, the request log and faults; tokens and options stay. */
+	/**
+	 * Sets the token's account concurrency limit (requests in flight at once, all the account's tokens together);
+	 * `null` restores the default (`concurrencyLimit` option, else the plan's).
+	 */
+	setAccountLimits(token: string, limits: MarketplaceAccountLimits): void {
+		const userId = this.requireUser(token, 'setAccountLimits');
+		if (limits.concurrency === null) this.concurrencyLimits.delete(userId);
+		else if (limits.concurrency !== undefined) this.concurrencyLimits.set(userId, limits.concurrency);
+	}
+
+	/**
+	 * Concurrency statistics of the token's account: `peak` requests in flight at once and `refused` concurrency 429s
+	 * since the last reset, `inFlight` now, and the `limit` in force.
+	 */
+	concurrencyStats(token: string): MarketplaceConcurrencyStats {
+		const userId = this.requireUser(token, 'concurrencyStats');
+		return { ...this.server.concurrency.stats(String(userId)), limit: this.concurrencyLimitOf(userId) };
+	}
+
+	/** Restarts the concurrency statistics of the token's account, or of every account. */
+	resetConcurrencyStats(token?: string): void {
+		this.server.concurrency.resetStats(token === undefined ? undefined : String(this.requireUser(token, 'resetConcurrencyStats')));
+	}
+
+	/**
+	 * Forgets scrapers, runs, rate-limit windows, per-account concurrency limits and statistics, the request log and
+	 * faults; tokens and options stay.
+	 */
 	reset(): void {
 		this.store.reset();
 		this.limiter.reset();
+		this.concurrencyLimits.clear();
+		this.server.concurrency.resetStats();
 		this.server.log.clear();
 		this.server.faults.clear();
+	}
+
+	private requireUser(token: string, method: string): number {
+		const userId = this.store.userFor(token);
+		if (userId === undefined) throw new Error(`MarketplaceSimulator.${method}: unknown token`);
+		return userId;
+	}
+
+	/** The account's concurrency limit: its own, else the simulator's `concurrencyLimit`, else its plan's. */
+	private concurrencyLimitOf(userId: number): number {
+		return this.concurrencyLimits.get(userId) ?? this.options.concurrencyLimit ?? planConcurrency(this.account(userId).plan);
 	}
 
 	private registerRoutes(): void {
@@ -249,9 +326,12 @@ export class MarketplaceSimulator {
 		return { id: userId, ...fixture };
 	}
 
-	/** Bearer auth (RFC 6750: scheme case-insensitive), then the per-token rate limit, then a malformed-JSON check. */
+	/**
+	 * Bearer auth (RFC 6750: scheme case-insensitive), then the account's concurrency limit (429 at once; admitted
+	 * requests wait the route's latency in flight), then the per-token rate limit, then a malformed-JSON check.
+	 */
 	private authed(handler: Authed): (req: SimRequest) => SimReply | Promise<SimReply> {
-		return (req) => {
+		return async (req) => {
 			const header = req.headers.authorization;
 			if (header === undefined || header.trim() === '') return unauthorized('missing');
 			const match = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i.exec(header);
@@ -259,6 +339,8 @@ export class MarketplaceSimulator {
 			const token = match[1];
 			const userId = this.store.userFor(token);
 			if (userId === undefined) return unauthorized('invalid');
+			const refused = await req.admit(String(userId), this.concurrencyLimitOf(userId));
+			if (refused) return refused;
 			const retryAfter = this.limiter.hit(token, this.options.rateLimit, this.options.rateTtl);
 			if (retryAfter !== undefined) return tooManyRequests(retryAfter);
 			if (req.bodyIsInvalidJson) return malformedJson();

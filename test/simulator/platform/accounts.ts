@@ -26,6 +26,12 @@ export interface ApiToken {
 	expiresAt?: number;
 }
 
+/**
+ * The account's plan. Not in any answer (the subscription account shows no plan); it sets the default concurrency
+ * limit (`../core/concurrency.ts`: free 10, pro 100, enterprise 100).
+ */
+export type PlatformPlan = 'free' | 'pro' | 'enterprise';
+
 export interface PlatformUser {
 	id: string;
 	accountId: string;
@@ -35,6 +41,9 @@ export interface PlatformUser {
 	/** Per-account overrides; the simulator's options apply when undefined. */
 	rateLimit?: number;
 	rateTtl?: number;
+	plan: PlatformPlan;
+	/** Requests in flight at once; when undefined, the simulator's `concurrencyLimit` option, else the plan's default. */
+	concurrencyLimit?: number;
 	tokenLimit: number;
 	billingSubscriptionId: string;
 	billingStatus: string;
@@ -61,6 +70,7 @@ export class AccountStore {
 			name: 'Demo User',
 			email: 'demo@example.com',
 			permissions: { aiScrapers: true, bulkRerun: true },
+			plan: 'pro',
 			tokenLimit: 1_000_000,
 			billingSubscriptionId: 'billing_sub_demo',
 			billingStatus: 'active',
@@ -80,6 +90,7 @@ export class AccountStore {
 			name: 'Restricted User',
 			email: 'restricted@example.com',
 			permissions: { aiScrapers: false, bulkRerun: false },
+			plan: 'free',
 			tokenLimit: 10_000,
 			billingSubscriptionId: 'billing_sub_restricted',
 			billingStatus: 'active',
@@ -97,6 +108,7 @@ export class AccountStore {
 			name: 'Other User',
 			email: 'other@example.com',
 			permissions: { aiScrapers: true, bulkRerun: true },
+			plan: 'enterprise',
 			tokenLimit: 5_000_000,
 			billingSubscriptionId: 'billing_sub_other',
 			billingStatus: 'active',

@@ -1,4 +1,5 @@
 import { SimClock } from '../core/clock';
+import { planConcurrency, type ConcurrencyStats } from '../core/concurrency';
 import { SeededRandom, hashString } from '../core/random';
 import { RateLimiter } from '../core/ratelimit';
 import { SimServer, type Handler, type SimReply, type SimRequest } from '../core/server';
@@ -8,6 +9,7 @@ import {
 	PLATFORM_OTHER_USER_TOKEN,
 	maskToken,
 	type ApiToken,
+	type PlatformPlan,
 	type PlatformUser,
 } from './accounts';
 import { analyticsSummary, parseWindow, proxyBandwidth } from './analytics';
@@ -77,7 +79,9 @@ export {
 	PLATFORM_RESTRICTED_TOKEN,
 	PLATFORM_OTHER_USER_TOKEN,
 	PLATFORM_EXPIRED_TOKEN,
+	type PlatformPlan,
 } from './accounts';
+export { CONCURRENCY_BY_PLAN, RETRY_AFTER_CONCURRENCY_SECONDS, type ConcurrencyStats } from '../core/concurrency';
 export { FAIL_MARKER } from './content';
 export { PlatformSimError, platformErrorBody } from './errors';
 
@@ -137,6 +141,13 @@ export interface PlatformSimulatorOptions {
 	rerunStatus?: CreatedStatus;
 	/** Success status of the two bulk starts. Default 200. */
 	bulkStartStatus?: CreatedStatus;
+	/**
+	 * Requests in flight at once for every account without its own limit (`setAccountLimits`), instead of its plan's
+	 * default (free 10, pro 100, enterprise 100). Default: the plan's.
+	 */
+	concurrencyLimit?: number;
+	/** Real-time latency (ms) per route name (`PLATFORM_ROUTES`, `METHOD /pattern`); default none. */
+	latencyMs?: Partial<Record<string, number>>;
 }
 
 /** The simulator's mutable settings (`sim.options`): requests after a change see it; running bulk jobs keep theirs. */
@@ -148,6 +159,24 @@ export interface PlatformSettings {
 	bulkStartAnswer: BulkStartAnswer;
 	rerunStatus: CreatedStatus;
 	bulkStartStatus: CreatedStatus;
+	/** Overrides the plan default of every account without its own limit; undefined: the plan's default. */
+	concurrencyLimit: number | undefined;
+	/** Real-time latency (ms) per route name; read when a request arrives (edit it or replace the object). */
+	latencyMs: Partial<Record<string, number>>;
+}
+
+/** `setAccountLimits` argument: every field left out keeps its value. */
+export interface PlatformAccountLimits {
+	/** Requests per `rateTtl` seconds (write endpoints). */
+	rateLimit?: number;
+	rateTtl?: number;
+	/** Requests in flight at once; null goes back to the default (`concurrencyLimit` option, else the plan's). */
+	concurrency?: number | null;
+}
+
+/** `concurrencyStats` answer: the account's statistics and the concurrency limit now in force for it. */
+export interface PlatformConcurrencyStats extends ConcurrencyStats {
+	limit: number;
 }
 
 /** Overrides for `seedResults`; every field left out varies deterministically with the record's index. */
@@ -235,6 +264,8 @@ export class PlatformSimulator {
 			bulkStartAnswer: options.bulkStartAnswer ?? 'both',
 			rerunStatus: options.rerunStatus ?? 200,
 			bulkStartStatus: options.bulkStartStatus ?? 200,
+			concurrencyLimit: options.concurrencyLimit,
+			latencyMs: { ...(options.latencyMs ?? {}) },
 		};
 		this.random = new SeededRandom(`${options.seed ?? 'platform'}-ids`);
 		this.server = new SimServer({
@@ -242,6 +273,7 @@ export class PlatformSimulator {
 			clock: this.clock,
 			errorBody: platformErrorBody,
 			seed: options.seed ?? 'platform',
+			latencyMs: (route) => this.options.latencyMs?.[route],
 		});
 		this.limiter = new RateLimiter(() => this.clock.now());
 		this.accounts = new AccountStore(this.clock.now());
@@ -356,12 +388,37 @@ export class PlatformSimulator {
 		}
 	}
 
-	/** Sets the account's rate limit (requests per `rateTtl` seconds) and restarts its rate window. */
-	setAccountLimits(token: string, limits: { rateLimit?: number; rateTtl?: number }): void {
+	/**
+	 * Sets the account's limits: rate limit (requests per `rateTtl` seconds; restarts its rate window) and
+	 * concurrency (requests in flight at once; `null` restores the default). Setting only `concurrency` leaves the
+	 * rate window running.
+	 */
+	setAccountLimits(token: string, limits: PlatformAccountLimits): void {
 		const { user } = this.accounts.require(token);
 		if (limits.rateLimit !== undefined) user.rateLimit = limits.rateLimit;
 		if (limits.rateTtl !== undefined) user.rateTtl = limits.rateTtl;
-		this.limiter.reset(user.accountId);
+		if (limits.concurrency !== undefined) user.concurrencyLimit = limits.concurrency ?? undefined;
+		const onlyConcurrency = limits.concurrency !== undefined && limits.rateLimit === undefined && limits.rateTtl === undefined;
+		if (!onlyConcurrency) this.limiter.reset(user.accountId);
+	}
+
+	/**
+	 * Concurrency statistics of the token's account (all its tokens together): `peak` requests in flight at once and
+	 * `refused` concurrency 429s since the last reset, `inFlight` now, and the `limit` in force.
+	 */
+	concurrencyStats(token: string): PlatformConcurrencyStats {
+		const { user } = this.accounts.require(token);
+		return { ...this.server.concurrency.stats(user.accountId), limit: this.concurrencyLimitOf(user) };
+	}
+
+	/** Restarts the concurrency statistics of the token's account, or of every account (see `ConcurrencyLimiter`). */
+	resetConcurrencyStats(token?: string): void {
+		this.server.concurrency.resetStats(token === undefined ? undefined : this.accounts.require(token).user.accountId);
+	}
+
+	/** The plan of the token's account (it sets the default concurrency limit). */
+	planOf(token: string): PlatformPlan {
+		return this.accounts.require(token).user.plan;
 	}
 
 	/** A new named token for the owner of `ownerToken`; returns its value. */
@@ -440,16 +497,26 @@ export class PlatformSimulator {
 		return [...this.results.values()].filter((r) => r.userId === user.id);
 	}
 
-	/** Auth (401), then the account's rate limit (429) where the interface lists it, then permission (403). */
+	/** The account's concurrency limit: its own, else the simulator's `concurrencyLimit`, else its plan's. */
+	private concurrencyLimitOf(user: PlatformUser): number {
+		return user.concurrencyLimit ?? this.options.concurrencyLimit ?? planConcurrency(user.plan);
+	}
+
+	/**
+	 * Auth (401), then the account's concurrency limit (429 at once; admitted requests wait the route's latency in
+	 * flight), then its rate limit (429) where the interface lists it, then permission (403).
+	 */
 	private guarded(
 		options: { rateLimited?: boolean; permission?: keyof PlatformUser['permissions'] },
 		handler: CallerHandler,
 	): Handler {
-		return (req) => {
+		return async (req) => {
 			const check = this.accounts.check(header(req, 'x-api-token'), this.clock.now());
 			if (check.kind === 'unknown') return unauthorized();
 			if (check.kind === 'expired') return unauthorizedExpired();
 			const { user, token } = check;
+			const refused = await req.admit(user.accountId, this.concurrencyLimitOf(user));
+			if (refused) return refused;
 			if (options.rateLimited) {
 				const retryAfter = this.limiter.hit(user.accountId, user.rateLimit ?? this.options.rateLimit, user.rateTtl ?? this.options.rateTtl);
 				if (retryAfter !== undefined) return tooManyRequests(retryAfter);
