@@ -7,7 +7,53 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { RequestLimiter, setRequestLimiter } from './concurrency';
 import { runForEachItem } from './items';
+import { InputValidator } from './validation';
+
+/** The most requests one node sends at once: the service's highest plan allows 100 per account. */
+export const MAX_PARALLEL_REQUESTS = 100;
+
+const parallelProperty: INodeProperties = {
+	displayName: 'Parallel Requests',
+	name: 'parallel',
+	type: 'collection',
+	placeholder: 'Add Option',
+	default: {},
+	description: "Send several items' requests at once. Output order and pairing stay as the input's.",
+	options: [
+		{
+			displayName: 'Auto',
+			name: 'auto',
+			type: 'boolean',
+			default: false,
+			description:
+				"Whether to find the account's limit by itself: start at 2, grow while answers succeed, halve when the service answers 429 (too many requests). Never above Requests at Once, or 100 when that is not set.",
+		},
+		{
+			displayName: 'Requests at Once',
+			name: 'requests',
+			type: 'number',
+			typeOptions: { minValue: 1, maxValue: MAX_PARALLEL_REQUESTS, numberPrecision: 0 },
+			default: 1,
+			description: 'How many items to work on at once (1 to 100). Your plan sets how many the service accepts: free 10, pro 100.',
+		},
+	],
+};
+
+/**
+ * Parallel Requests as set (checked, never clamped), or undefined when the user set none. Sets up the node's request
+ * limiter: Auto adapts it to the account, a fixed number is a plain cap.
+ */
+function readParallel(ctx: IExecuteFunctions): number | undefined {
+	const v = new InputValidator(ctx.getNode(), 0);
+	const options = ctx.getNodeParameter('parallel', 0, {}) as { auto?: unknown; requests?: unknown };
+	const auto = options.auto === undefined ? false : v.boolean(options.auto, 'Auto');
+	if (options.requests === undefined && !auto) return undefined;
+	const max = options.requests === undefined ? MAX_PARALLEL_REQUESTS : v.integer(options.requests, 'Requests at Once', { min: 1, max: MAX_PARALLEL_REQUESTS });
+	setRequestLimiter(ctx, new RequestLimiter(max, auto));
+	return max;
+}
 
 /**
  * One operation: its parameters and its behaviour, in one file. `properties` carry no displayOptions for
@@ -23,8 +69,10 @@ export interface Operation {
 	execute?: (this: IExecuteFunctions, itemIndex: number) => Promise<INodeExecutionData[]>;
 	/** Runs once for all input items (e.g. one bulk job from every item's URL); pairs items itself. */
 	executeAll?: (this: IExecuteFunctions) => Promise<INodeExecutionData[]>;
-	/** Items handled at once by `execute` (default 1); read per execution, e.g. from a parameter. */
+	/** Items handled at once by `execute` when the user set nothing (default 1); read per execution. */
 	concurrency?: (this: IExecuteFunctions) => number;
+	/** Offers the Parallel Requests option: items are independent, so their requests may overlap. */
+	parallel?: boolean;
 }
 
 export interface Resource {
@@ -74,7 +122,8 @@ export function describeResources(resources: Resource[], defaultResource: string
 	}
 	for (const resource of resources) {
 		for (const op of resource.operations) {
-			for (const property of op.properties) {
+			const own = op.parallel ? [...op.properties, parallelProperty] : op.properties;
+			for (const property of own) {
 				properties.push(withDisplay(property, { resource: [resource.value], operation: [op.value] }));
 			}
 		}
@@ -99,7 +148,8 @@ export async function routeOperation(ctx: IExecuteFunctions, resources: Resource
 	if (!execute) throw new NodeOperationError(ctx.getNode(), `The operation "${operationValue}" has no behaviour`);
 	let concurrency: number;
 	try {
-		concurrency = operation.concurrency ? operation.concurrency.call(ctx) : 1;
+		const parallel = operation.parallel ? readParallel(ctx) : undefined;
+		concurrency = parallel ?? (operation.concurrency ? operation.concurrency.call(ctx) : 1);
 	} catch (error) {
 		// A refused node-wide setting fails every item, each with its own error item under Continue On Fail.
 		return [await runForEachItem(ctx, async () => await Promise.reject(error))];

@@ -8,6 +8,7 @@ import type {
 	IPollFunctions,
 } from 'n8n-workflow';
 
+import { requestLimiterOf } from './concurrency';
 import { apiError, networkError, nodeOperationError, notJsonError } from './errors';
 import { pause } from './pause';
 import { controlCharacterAt, InputValidator } from './validation';
@@ -262,13 +263,23 @@ export async function apiRequest<T = IDataObject>(
 	let rateLimitRetries = 0;
 	let readAttempts = 0;
 
+	const limiter = requestLimiterOf(ctx);
+
 	for (;;) {
 		let response: FullResponse;
 		// Once stopped, nothing more is sent, whatever n8n's HTTP client does with a signal already aborted.
 		if (signal?.aborted) throw canceled();
+		// With Parallel Requests, a slot of the node's limiter: held while the request is out, not while it waits.
+		const epoch = limiter ? await limiter.acquire(signal).catch(() => undefined) : 0;
+		if (epoch === undefined || signal?.aborted) {
+			if (epoch !== undefined) limiter?.release(epoch, 'other');
+			throw canceled();
+		}
 		try {
 			response = await send(ctx, api, credentials, request, requestHeaders);
+			limiter?.release(epoch, response.statusCode === 429 ? 'rateLimited' : response.statusCode < 500 ? 'ok' : 'other');
 		} catch (error) {
+			limiter?.release(epoch, 'other');
 			if (signal?.aborted) throw canceled();
 			const cause = describeNetworkCause(error);
 			const retryable = request.idempotent || cause.neverSent;

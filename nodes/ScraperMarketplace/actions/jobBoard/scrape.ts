@@ -136,6 +136,7 @@ export const jobBoardScrape: Operation = {
 			description: 'Whether to output one item per scraped job instead of one item with the whole result',
 		},
 	],
+	parallel: true,
 	async execute(itemIndex) {
 		const v = new InputValidator(this.getNode(), itemIndex);
 		const urls = v.httpUrlList(this.getNodeParameter('urls', itemIndex), 'URLs', { required: true });

@@ -65,6 +65,7 @@ export const leadCreateAndRunSearch: Operation = {
 		...waitProperties('one lead'),
 	],
 	concurrency: waitingConcurrency,
+	parallel: true,
 	async execute(itemIndex) {
 		const v = new InputValidator(this.getNode(), itemIndex);
 		const searchType = v.oneOf(this.getNodeParameter('searchType', itemIndex), 'Search By', SEARCH_TYPES);

@@ -55,6 +55,7 @@ export const leadCreateAndRunSocial: Operation = {
 		...waitProperties('one lead'),
 	],
 	concurrency: waitingConcurrency,
+	parallel: true,
 	async execute(itemIndex) {
 		const v = new InputValidator(this.getNode(), itemIndex);
 		const body: IDataObject = {

@@ -84,6 +84,7 @@ export const pdfCreateAndRun: Operation = {
 		...waitProperties('one PDF file'),
 	],
 	concurrency: waitingConcurrency,
+	parallel: true,
 	async execute(itemIndex) {
 		const v = new InputValidator(this.getNode(), itemIndex);
 		const name = v.requiredString(this.getNodeParameter('name', itemIndex), 'Name');

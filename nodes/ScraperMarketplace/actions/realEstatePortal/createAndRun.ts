@@ -151,6 +151,7 @@ export const realEstatePortalCreateAndRun: Operation = {
 		...waitProperties('one listing'),
 	],
 	concurrency: waitingConcurrency,
+	parallel: true,
 	async execute(itemIndex) {
 		const v = new InputValidator(this.getNode(), itemIndex);
 		const options = v.oneOf(this.getNodeParameter('searchBy', itemIndex), 'Search By', PORTAL_OPTIONS);

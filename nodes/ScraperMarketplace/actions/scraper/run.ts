@@ -30,6 +30,7 @@ export const scraperRun: Operation = {
 		...waitProperties('one record'),
 	],
 	concurrency: waitingConcurrency,
+	parallel: true,
 	async execute(itemIndex) {
 		const v = new InputValidator(this.getNode(), itemIndex);
 		const scraperId = integerIdOf(this, 'scraperId', 'Scraper ID', itemIndex);

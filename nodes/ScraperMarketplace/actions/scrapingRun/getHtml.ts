@@ -41,6 +41,7 @@ export const scrapingRunGetHtml: Operation = {
 			displayOptions: { show: { htmlOutput: ['binary'] } },
 		},
 	],
+	parallel: true,
 	async execute(itemIndex) {
 		const v = new InputValidator(this.getNode(), itemIndex);
 		const id = integerIdOf(this, 'scrapingRunId', 'Scraping Run ID', itemIndex);

@@ -64,6 +64,7 @@ export const aiScraperCreateAndRun: Operation = {
 		},
 		outputOptions('Whether to output one item per record of the example output'),
 	],
+	parallel: true,
 	async execute(itemIndex) {
 		const v = new InputValidator(this.getNode(), itemIndex);
 		const body: IDataObject = {

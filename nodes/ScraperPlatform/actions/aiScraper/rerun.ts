@@ -74,6 +74,7 @@ export const aiScraperRerun: Operation = {
 		},
 		outputOptions('Whether to output one item per scraped record (e.g. one per listing item or per found page)'),
 	],
+	parallel: true,
 	async execute(itemIndex) {
 		const v = new InputValidator(this.getNode(), itemIndex);
 		const body: IDataObject = {

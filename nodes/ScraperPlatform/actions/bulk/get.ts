@@ -9,6 +9,7 @@ export const bulkGet: Operation = {
 	action: 'Get a bulk job',
 	description: 'Get the status, summary counts, per-URL details and merged records of a bulk job',
 	properties: [...bulkIdParameter, ...waitProperties, bulkOutputProperty],
+	parallel: true,
 	async execute(itemIndex) {
 		const id = bulkIdOf(this, itemIndex);
 		const finish = readBulkFinish(this, itemIndex);

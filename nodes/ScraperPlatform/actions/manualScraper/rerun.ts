@@ -21,6 +21,7 @@ export const manualScraperRerun: Operation = {
 		},
 		outputOptions('Whether to output one item per scraped record'),
 	],
+	parallel: true,
 	async execute(itemIndex) {
 		const scraperId = uuidOf(this, 'scraperId', 'Scraper ID', itemIndex);
 		const url = new InputValidator(this.getNode(), itemIndex).httpUrl(this.getNodeParameter('url', itemIndex), 'URL');

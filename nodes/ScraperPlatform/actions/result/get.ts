@@ -11,6 +11,7 @@ export const resultGet: Operation = {
 		...resultIdParameter,
 		outputOptions('Whether to output one item per record of the result\'s data'),
 	],
+	parallel: true,
 	async execute(itemIndex) {
 		const id = uuidOf(this, 'resultId', 'Result ID', itemIndex);
 		const output = getOutputChoice(this, itemIndex);
