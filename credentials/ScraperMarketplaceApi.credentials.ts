@@ -1,10 +1,6 @@
-import type {
-	IAuthenticateGeneric,
-	Icon,
-	ICredentialTestRequest,
-	ICredentialType,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IAuthenticate, Icon, ICredentialTestRequest, ICredentialType, INodeProperties } from 'n8n-workflow';
+
+import { credentialProblemMessage } from '../nodes/shared/transport';
 
 export class ScraperMarketplaceApi implements ICredentialType {
 	name = 'scraperMarketplaceApi';
@@ -36,14 +32,12 @@ export class ScraperMarketplaceApi implements ICredentialType {
 		},
 	];
 
-	// RFC 6750: the token travels in the Authorization header with the Bearer scheme.
-	authenticate: IAuthenticateGeneric = {
-		type: 'generic',
-		properties: {
-			headers: {
-				Authorization: '=Bearer {{$credentials.apiToken}}',
-			},
-		},
+	// RFC 6750: the token travels in the Authorization header with the Bearer scheme. The fields are checked first, so
+	// the Test button names a malformed field as a node run does, instead of a network or header error.
+	authenticate: IAuthenticate = async (credentials, requestOptions) => {
+		const problem = credentialProblemMessage(this.displayName, credentials);
+		if (problem) throw new Error(problem);
+		return { ...requestOptions, headers: { ...requestOptions.headers, Authorization: `Bearer ${credentials.apiToken as string}` } };
 	};
 
 	// The cheapest authenticated read: the account itself (the vendor's own clients use it for this).

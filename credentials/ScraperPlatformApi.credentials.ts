@@ -1,10 +1,6 @@
-import type {
-	IAuthenticateGeneric,
-	Icon,
-	ICredentialTestRequest,
-	ICredentialType,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IAuthenticate, Icon, ICredentialTestRequest, ICredentialType, INodeProperties } from 'n8n-workflow';
+
+import { credentialProblemMessage } from '../nodes/shared/transport';
 
 export class ScraperPlatformApi implements ICredentialType {
 	name = 'scraperPlatformApi';
@@ -37,14 +33,12 @@ export class ScraperPlatformApi implements ICredentialType {
 		},
 	];
 
-	// The platform reads the token from the x-api-token header on every request.
-	authenticate: IAuthenticateGeneric = {
-		type: 'generic',
-		properties: {
-			headers: {
-				'x-api-token': '={{$credentials.apiToken}}',
-			},
-		},
+	// The platform reads the token from the x-api-token header on every request. The fields are checked first, so the
+	// Test button names a malformed field as a node run does, instead of a network or header error.
+	authenticate: IAuthenticate = async (credentials, requestOptions) => {
+		const problem = credentialProblemMessage(this.displayName, credentials);
+		if (problem) throw new Error(problem);
+		return { ...requestOptions, headers: { ...requestOptions.headers, 'x-api-token': credentials.apiToken as string } };
 	};
 
 	// The documented way to verify a token: it answers with the subscription account, or 401.

@@ -173,6 +173,16 @@ export function credentialProblem(credentials: ICredentialDataDecryptedObject): 
 	return undefined;
 }
 
+/**
+ * The credential check in words, for the credential's own Test button (its `authenticate` runs before the test
+ * request): the same rule and fix a node run reports, so the user reads one message wherever the problem shows.
+ */
+export function credentialProblemMessage(credentialName: string, credentials: ICredentialDataDecryptedObject): string | undefined {
+	const problem = credentialProblem(credentials);
+	if (!problem) return undefined;
+	return `Invalid "${problem.field}" in the "${credentialName}" credential: ${problem.rule}. ${problem.fix}`;
+}
+
 // Credentials already checked in this execution (decrypted once per execution, see getCachedCredentials).
 const checkedCredentials = new WeakSet<ICredentialDataDecryptedObject>();
 

@@ -330,6 +330,34 @@ describe.each(browserVersions)('the demo (n8n %s) in chromium', (version) => {
 		}
 	});
 
+	test("the credential Test button names a malformed field in the node's words, and passes a good one", async () => {
+		// What the Test button sends (the editor's own REST call, with its browser id), for unsaved credential data.
+		const testCredential = async (type: string, data: Record<string, string>) =>
+			await page.evaluate(
+				async ({ type, data }) => {
+					// Runs in the page: its storage holds the browser id n8n ties the session to.
+					const storage = (globalThis as unknown as { localStorage: { getItem: (key: string) => string | null } }).localStorage;
+					const response = await fetch('/rest/credentials/test', {
+						method: 'POST',
+						headers: { 'content-type': 'application/json', 'browser-id': storage.getItem('n8n-browserId') ?? '' },
+						body: JSON.stringify({ credentials: { name: 'Probe', type, data } }),
+					});
+					return (await response.json()) as { data: { status: string; message: string } };
+				},
+				{ type, data },
+			);
+		const platform = { apiToken: ready.simulator.platformToken, baseUrl: ready.simulator.platformUrl };
+		expect((await testCredential('scraperPlatformApi', platform)).data.status).toBe('OK');
+		const badUrl = await testCredential('scraperPlatformApi', { ...platform, baseUrl: 'ftp://api.example.com' });
+		expect(badUrl.data.status).toBe('Error');
+		expect(badUrl.data.message).toMatch(/^Invalid "Base URL" in the "Scraper Platform API" credential: only http and https are allowed/);
+		const marketplace = { apiToken: ready.simulator.marketplaceToken, baseUrl: ready.simulator.marketplaceUrl };
+		expect((await testCredential('scraperMarketplaceApi', marketplace)).data.status).toBe('OK');
+		const badToken = await testCredential('scraperMarketplaceApi', { ...marketplace, apiToken: `${marketplace.apiToken}\n` });
+		expect(badToken.data.message).toMatch(/^Invalid "API Token" in the "Scraper Marketplace API" credential: it contains a line break/);
+		expect(JSON.stringify([badUrl, badToken])).not.toContain(marketplace.apiToken);
+	});
+
 	test('Ctrl-C stops the demo and leaves nothing running (n8n, simulator, chain)', async () => {
 		const rpcPort = Number(new URL(ready.simulator.chain.rpcUrl).port);
 		const ports = [new URL(ready.url).port, ...[ready.simulator.platformUrl, ready.simulator.marketplaceUrl, ready.simulator.gatewayUrl].map((u) => new URL(u).port)].map(Number);

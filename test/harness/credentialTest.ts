@@ -30,7 +30,7 @@ export async function runCredentialTest(type: string, data: ICredentialDataDecry
 			? workflow.expression.getSimpleParameterValue(node, value, 'internal', { $credentials: data }, undefined, '')
 			: value;
 	const request = credential.test.request;
-	const options: IHttpRequestOptions = {
+	const requested: IHttpRequestOptions = {
 		baseURL: resolve(request.baseURL) as string,
 		url: resolve(request.url) as string,
 		method: request.method ?? 'GET',
@@ -38,7 +38,8 @@ export async function runCredentialTest(type: string, data: ICredentialDataDecry
 		headers: { ...(request.headers as IDataObject | undefined) },
 	};
 	const { credentials: types } = loadPackage();
-	await new CredentialsHelper(types, { [type]: data }).authenticate(data, type, options, workflow, node);
+	// As n8n does: the request is the one `authenticate` returns (a function may build a new object).
+	const options = await new CredentialsHelper(types, { [type]: data }).authenticate(data, type, requested, workflow, node);
 	const url = new URL(`${options.baseURL}${options.url}`);
 	for (const [name, value] of Object.entries(options.qs ?? {})) url.searchParams.set(name, String(value));
 	const headers = Object.fromEntries(Object.entries(options.headers ?? {}).map(([k, v]) => [k, String(v)]));

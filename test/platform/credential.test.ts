@@ -21,6 +21,25 @@ describe('Scraper Platform API credential test', () => {
 	});
 });
 
+describe('the credential Test button checks the fields first, in the words of a node run', () => {
+	it.each([
+		['an empty Base URL', { baseUrl: '' }, 'Invalid "Base URL" in the "Scraper Platform API" credential: it is empty'],
+		['a Base URL that is not http(s)', { baseUrl: 'ftp://api.example.com' }, 'Invalid "Base URL" in the "Scraper Platform API" credential: only http and https are allowed, got "ftp:"'],
+		['a token with a line break', { apiToken: `${PLATFORM_DEMO_TOKEN}\nx` }, 'Invalid "API Token" in the "Scraper Platform API" credential: it contains a line break'],
+		['a token with spaces around it', { apiToken: ` ${PLATFORM_DEMO_TOKEN} ` }, 'Invalid "API Token" in the "Scraper Platform API" credential: it starts or ends with a space'],
+	])('%s: nothing is sent, and the message names the field and the fix', async (_name, fields, message) => {
+		ctx.sim.server.log.clear();
+		const data = { apiToken: PLATFORM_DEMO_TOKEN, baseUrl: ctx.sim.url, ...fields };
+		const failure = await runCredentialTest('scraperPlatformApi', data).then(
+			() => undefined,
+			(error: Error) => error,
+		);
+		expect(failure?.message.startsWith(message)).toBe(true);
+		expect(failure?.message).not.toContain(PLATFORM_DEMO_TOKEN);
+		expect(ctx.sim.server.log.count()).toBe(0);
+	});
+});
+
 describe('the token never leaks', () => {
 	it('not in outputs of every operation, nor in any error', async () => {
 		const token = PLATFORM_DEMO_TOKEN;
