@@ -4,8 +4,9 @@ import { RateLimiter } from '../core/ratelimit';
 import { SimServer, type SimReply, type SimRequest } from '../core/server';
 import { malformedJson, marketplaceErrorBody, notFound, tooManyRequests, unauthorized, validationFailed } from './errors';
 import { scrapeJobBoard, type JobBoardTimings } from './jobboard';
-import { MarketplaceStore, type RunTimings, type ScraperSpec, type StoredScraper } from './store';
-import type { CreateAndRunResponse, MarketplaceAccount, MarketplaceContentType } from './types';
+import { attempt, CronError, parseCron, resolveTimeZone } from './cron';
+import { MarketplaceStore, SCHEDULE_CATCH_UP_LIMIT, type RunTimings, type ScraperSpec, type StoredScraper } from './store';
+import type { CreateAndRunResponse, MarketplaceAccount, MarketplaceContentType, ScraperConfiguration, ScraperObject, ScraperType } from './types';
 import {
 	validateJobBoard,
 	validatePaging,
@@ -21,7 +22,8 @@ import {
 export * from './types';
 export { marketplaceErrorBody } from './errors';
 export { CONCURRENCY_BY_PLAN, RETRY_AFTER_CONCURRENCY_SECONDS, type ConcurrencyStats } from '../core/concurrency';
-export { FAIL_MARKER, DEFAULT_PDFS_PER_KEYWORD } from './store';
+export { FAIL_MARKER, DEFAULT_PDFS_PER_KEYWORD, DEMO_SCHEDULE, SCHEDULE_CATCH_UP_LIMIT } from './store';
+export { CronError, cronFirings, nextCronFiring, parseCron, resolveTimeZone, type CronExpression } from './cron';
 export { FEW_JOBS_MARKER, FEW_JOBS_AVAILABLE, SLOW_JOBS_MARKER, availableJobs } from './jobboard';
 export {
 	JOB_BOARD_DEFAULTS,
@@ -75,6 +77,46 @@ export interface MarketplaceConcurrencyStats extends ConcurrencyStats {
 	limit: number;
 }
 
+/** Options of `scheduleScraper` (and of `createScheduledScraper`). */
+export interface ScheduleOptions {
+	/** IANA time zone the cron expression is read in (`cron_timezone`); default `UTC`. */
+	timezone?: string;
+	/**
+	 * Every `failEvery`-th run this schedule creates (1-based count since the schedule was turned on: runs N, 2N, ...)
+	 * fails: every result of it ends `failed`. 1 fails them all. Default: none forced (the `sim-fail` marker in the
+	 * scraper's name or inputs still fails runs, scheduled or not).
+	 */
+	failEvery?: number;
+}
+
+/** `createScheduledScraper` argument: a create-and-run body of the given kind, and the schedule. */
+export interface ScheduledScraperSpec extends ScheduleOptions {
+	/** `real_estate_portal`, `pdf`, `leads_search` (search-engine leads) or `leads_social` (social-platform leads). */
+	type: ScraperType;
+	/** The body the kind's create-and-run endpoint takes (same validation and defaults). */
+	input: Record<string, unknown>;
+	/** 5-field cron expression (see README, "Schedules"). */
+	cron: string;
+}
+
+/** What the schedule control methods answer: the scraper as the API would show it, plus the simulator's counters. */
+export interface MarketplaceScraperInfo {
+	/** The scraper object (`scraper` of a create response): `scheduled`, `schedule`. */
+	scraper: ScraperObject;
+	/** The nested configuration: `scheduled`, `cron`, `cron_timezone`, `cron_minutes` ... `cron_day_of_week`. */
+	configuration: ScraperConfiguration;
+	/** Simulator bookkeeping of the schedule; null when unscheduled. */
+	schedule: {
+		/** When the schedule was turned on (ISO); only firings strictly after it make runs. */
+		since: string;
+		/** Scheduled runs created so far. */
+		runsCreated: number;
+		/** Firings skipped because a catch-up had more than `scheduleCatchUpLimit` due. */
+		firingsSkipped: number;
+		failEvery: number | null;
+	} | null;
+}
+
 export const MARKETPLACE_CONTENT_TYPES: readonly MarketplaceContentType[] = ['application/json', 'text/plain'];
 
 export interface MarketplaceSimulatorOptions extends Partial<MarketplaceTimings> {
@@ -94,6 +136,7 @@ export const MARKETPLACE_DEFAULT_TIMINGS: Readonly<MarketplaceTimings> = {
 	queuedMs: 1_000,
 	runMs: 3_000,
 	runStaggerMs: 0,
+	scheduleCatchUpLimit: SCHEDULE_CATCH_UP_LIMIT,
 	jobBoardSecondsPerUrl: 5,
 	jobBoardSlowSecondsPerUrl: 900,
 	jobBoardRealDelayMs: 0,
@@ -185,8 +228,9 @@ export class MarketplaceSimulator {
 
 	/**
 	 * Demo data for the standalone simulator (`cli.ts`, the demo): for the demo account, three scrapers (portal,
-	 * PDF, search leads) with finished scraping runs from the last days. Not called by the constructor, so tests
-	 * start empty; calling it again adds nothing (until `reset()`).
+	 * PDF, search leads) with finished scraping runs from the last days, the portal one (`Inner-city rentals`)
+	 * scheduled every 10 minutes (`DEMO_SCHEDULE`) from now on, so new runs appear while the demo runs. Not called by
+	 * the constructor, so tests start empty; calling it again adds nothing (until `reset()`).
 	 */
 	seedDemo(): void {
 		this.store.seedDemo(1);
@@ -197,6 +241,113 @@ export class MarketplaceSimulator {
 		const userId = this.store.userFor(token);
 		if (userId === undefined) throw new Error('MarketplaceSimulator.seedRuns: unknown token');
 		this.store.seedRuns(userId, count);
+	}
+
+	/**
+	 * Turns a schedule on for the token's existing scraper (or replaces its schedule), from now on: it makes a
+	 * scraping run by itself at each firing of `cron` strictly after now, exactly like POST `/api/scrapers/{id}/run`
+	 * without URLs, with `created_at` the firing time (see README, "Schedules"). Throws CronError for an invalid
+	 * expression or time zone, Error for an unknown token or scraper (or another account's).
+	 */
+	scheduleScraper(token: string, scraperId: number, cron: string, options: ScheduleOptions = {}): MarketplaceScraperInfo {
+		const method = 'scheduleScraper';
+		const userId = this.requireUser(token, method);
+		const { expression, timezone, failEvery } = this.checkSchedule(method, cron, options);
+		const scraper = this.requireScraper(userId, scraperId, method);
+		this.store.schedule(scraper, expression, timezone, failEvery);
+		return this.scraperInfoOf(scraper);
+	}
+
+	/**
+	 * Creates a scraper of the token's account from a create-and-run body (validated as the endpoint does) with a
+	 * schedule, without running it now: its first run is its first firing. Throws CronError for an invalid schedule,
+	 * Error naming every invalid field for an invalid body.
+	 */
+	createScheduledScraper(token: string, spec: ScheduledScraperSpec): MarketplaceScraperInfo {
+		const method = 'createScheduledScraper';
+		const userId = this.requireUser(token, method);
+		const { expression, timezone, failEvery } = this.checkSchedule(method, spec.cron, spec);
+		const scraperSpec = this.validSpec(method, spec.type, spec.input);
+		const scraper = this.store.createScraper(userId, scraperSpec);
+		this.store.schedule(scraper, expression, timezone, failEvery);
+		return this.scraperInfoOf(scraper);
+	}
+
+	/**
+	 * Turns the scraper's schedule off: runs already due (firing <= now) are created first, none after. The
+	 * configuration goes back to the unscheduled defaults (`scheduled` false, `cron` null, parts `*`, `UTC`).
+	 * Unscheduling an unscheduled scraper changes nothing.
+	 */
+	unscheduleScraper(token: string, scraperId: number): MarketplaceScraperInfo {
+		const method = 'unscheduleScraper';
+		const scraper = this.requireScraper(this.requireUser(token, method), scraperId, method);
+		this.store.unschedule(scraper);
+		return this.scraperInfoOf(scraper);
+	}
+
+	/** The token's scraper as the API would show it (scraper object, configuration) and its schedule's counters. */
+	scraperInfo(token: string, scraperId: number): MarketplaceScraperInfo {
+		const method = 'scraperInfo';
+		return this.scraperInfoOf(this.requireScraper(this.requireUser(token, method), scraperId, method));
+	}
+
+	private checkSchedule(method: string, cron: string, options: ScheduleOptions) {
+		const expression = named(method, () => parseCron(cron));
+		const timezone = named(method, () => resolveTimeZone(options.timezone ?? 'UTC'));
+		const failEvery = options.failEvery;
+		if (failEvery !== undefined && !(Number.isInteger(failEvery) && failEvery >= 1)) {
+			throw new Error(`MarketplaceSimulator.${method}: failEvery must be an integer >= 1, got ${String(failEvery)}`);
+		}
+		return { expression, timezone, failEvery };
+	}
+
+	private validSpec(method: string, type: ScraperType, input: Record<string, unknown>): ScraperSpec {
+		const fail = (errors: Array<{ field: string; message: string }>): never => {
+			throw new Error(`MarketplaceSimulator.${method}: invalid input: ${errors.map((e) => `${e.field}: ${e.message}`).join('; ')}`);
+		};
+		switch (type) {
+			case 'real_estate_portal': {
+				const v = validatePortal(input);
+				return v.ok ? { type, input: v.value } : fail(v.errors);
+			}
+			case 'pdf': {
+				const v = validatePdf(input);
+				return v.ok ? { type, input: v.value } : fail(v.errors);
+			}
+			case 'leads_search': {
+				const v = validateSearchLeads(input);
+				return v.ok ? { type, input: v.value } : fail(v.errors);
+			}
+			case 'leads_social': {
+				const v = validateSocialLeads(input);
+				return v.ok ? { type, input: v.value } : fail(v.errors);
+			}
+			default:
+				throw new Error(`MarketplaceSimulator.${method}: type must be real_estate_portal, pdf, leads_search or leads_social, got ${String(type)}`);
+		}
+	}
+
+	private requireScraper(userId: number, scraperId: number, method: string): StoredScraper {
+		const scraper = this.store.scraperOf(userId, scraperId);
+		if (!scraper) throw new Error(`MarketplaceSimulator.${method}: no scraper ${scraperId} for this token's account`);
+		return scraper;
+	}
+
+	private scraperInfoOf(scraper: StoredScraper): MarketplaceScraperInfo {
+		this.store.materialize();
+		const schedule = scraper.schedule;
+		return {
+			scraper: this.store.scraperObject(scraper),
+			configuration: this.store.configuration(scraper),
+			schedule: schedule
+				? {
+						since: new Date(schedule.since).toISOString(),
+						runsCreated: schedule.runsCreated,
+						firingsSkipped: schedule.firingsSkipped,
+						failEvery: schedule.failEvery ?? null,
+					}
+				: null,
+		};
 	}
 
 	setRateLimit(limit: number, ttlSeconds: number): void {
@@ -344,6 +495,8 @@ export class MarketplaceSimulator {
 			const retryAfter = this.limiter.hit(token, this.options.rateLimit, this.options.rateTtl);
 			if (retryAfter !== undefined) return tooManyRequests(retryAfter);
 			if (req.bodyIsInvalidJson) return malformedJson();
+			// Scheduled runs due by now exist before the request's work (the store's reads do this too).
+			this.store.materialize();
 			return handler(req, userId);
 		};
 	}
@@ -362,4 +515,12 @@ export class MarketplaceSimulator {
 			return this.answer(response);
 		});
 	}
+}
+
+/** Runs a cron check, prefixing its CronError with the control method that was called. */
+function named<T>(method: string, check: () => T): T {
+	const outcome = attempt(check);
+	if (outcome.error instanceof CronError) throw new CronError(`MarketplaceSimulator.${method}: ${outcome.error.message}`);
+	if (outcome.error !== undefined) throw outcome.error as Error;
+	return outcome.value as T;
 }

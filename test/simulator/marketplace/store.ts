@@ -1,4 +1,5 @@
 import type { SimClock } from '../core/clock';
+import { cronFirings, nextCronFiring, parseCron, NEXT_FIRING_HORIZON_MS, type CronExpression } from './cron';
 import {
 	ALTERNATIVE_KEYWORD_SUFFIXES,
 	pageHtml,
@@ -15,6 +16,7 @@ import type {
 	RunStatus,
 	ScraperConfiguration,
 	ScraperObject,
+	ScraperSchedule,
 	ScraperType,
 	ScrapingRunRecord,
 } from './types';
@@ -33,6 +35,32 @@ export interface RunTimings {
 	runMs: number;
 	/** Extra simulated ms per result index within one scraping run, so results of one run can finish one by one. */
 	runStaggerMs: number;
+	/**
+	 * Most scheduled runs one scraper's schedule creates at one catch-up (one read after the clock moved); when
+	 * more firings are due, only the newest this many are created and the older ones are skipped (counted in
+	 * `firingsSkipped`), as a service that was down would not have run them either.
+	 */
+	scheduleCatchUpLimit: number;
+}
+
+/** Default of `scheduleCatchUpLimit`: a week of an every-minute schedule, 35 days of an every-5-minutes one. */
+export const SCHEDULE_CATCH_UP_LIMIT = 10_000;
+
+/** A scraper's schedule (`scheduled`, `cron`, `cron_timezone` and the `cron_*` parts of its configuration). */
+export interface StoredSchedule {
+	cron: CronExpression;
+	/** Canonical IANA name (`UTC` by default). */
+	timezone: string;
+	/** When the schedule was turned on: only firings strictly after it make runs. */
+	since: number;
+	/** Every firing <= this instant has been handled (run created, or skipped by the catch-up limit). */
+	handledUntil: number;
+	/** The next firing after `handledUntil` (or a re-check point when none comes within the look-ahead). */
+	nextAt: number;
+	/** Every `failEvery`-th scheduled run (1-based count since `since`) fails; undefined: none forced. */
+	failEvery?: number;
+	runsCreated: number;
+	firingsSkipped: number;
 }
 
 export type ScraperSpec =
@@ -50,6 +78,8 @@ export interface StoredScraper {
 	urls: string[];
 	created_at: number;
 	updated_at: number;
+	/** Set while the scraper is scheduled. */
+	schedule?: StoredSchedule;
 }
 
 export interface StoredResult {
@@ -106,6 +136,8 @@ export class MarketplaceStore {
 	private readonly tokens = new Map<string, number>();
 	private readonly scrapers = new Map<number, StoredScraper>();
 	private readonly runs = new Map<number, StoredRun>();
+	/** Scrapers with a schedule, by id. */
+	private readonly scheduled = new Map<number, StoredScraper>();
 	private results: StoredResult[] = [];
 	/** PDF URLs already returned to each user, for `unique`. */
 	private readonly returnedPdfs = new Map<number, Set<string>>();
@@ -131,6 +163,7 @@ export class MarketplaceStore {
 	/** Forgets scrapers, runs and returned PDFs; tokens stay. */
 	reset(): void {
 		this.scrapers.clear();
+		this.scheduled.clear();
 		this.runs.clear();
 		this.results = [];
 		this.returnedPdfs.clear();
@@ -141,6 +174,7 @@ export class MarketplaceStore {
 	}
 
 	createScraper(userId: number, spec: ScraperSpec): StoredScraper {
+		this.materialize();
 		const now = this.clock.now();
 		let urls: string[] = [];
 		if (spec.type === 'real_estate_portal' && spec.input.options === 'links') urls = [...spec.input.urls];
@@ -152,20 +186,31 @@ export class MarketplaceStore {
 
 	/** The user's scraper, or undefined when it does not exist or belongs to someone else (both answer 404). */
 	scraperOf(userId: number, id: number): StoredScraper | undefined {
+		this.materialize();
 		const scraper = this.scrapers.get(id);
 		return scraper && scraper.user_id === userId ? scraper : undefined;
 	}
 
 	runOf(userId: number, id: number): StoredRun | undefined {
+		this.materialize();
 		const run = this.runs.get(id);
 		return run && run.user_id === userId ? run : undefined;
 	}
 
-	/** Starts a scraping run of the scraper: one result per target (URL, location group or keyword). */
-	startRun(scraper: StoredScraper, overrideUrls?: string[], at = this.clock.now()): StoredRun {
+	/**
+	 * Starts a scraping run of the scraper now (POST run, create-and-run): one result per target (URL, location group
+	 * or keyword). Due scheduled runs are created first, so they come before it.
+	 */
+	startRun(scraper: StoredScraper, overrideUrls?: string[]): StoredRun {
+		this.materialize();
+		return this.createRun(scraper, overrideUrls, this.clock.now());
+	}
+
+	/** A scraping run created at `at`; `forceFail` makes every result fail (a schedule's `failEvery`). */
+	private createRun(scraper: StoredScraper, overrideUrls: string[] | undefined, at: number, forceFail = false): StoredRun {
 		const { queuedMs, runMs, runStaggerMs } = this.timings();
 		const run: StoredRun = { id: this.nextRunId++, user_id: scraper.user_id, scraper_id: scraper.id, created_at: at, results: [] };
-		this.targets(scraper, overrideUrls).forEach((target, index) => {
+		this.targets(scraper, overrideUrls, forceFail).forEach((target, index) => {
 			const startsAt = at + queuedMs;
 			run.results.push({
 				id: this.nextResultId++,
@@ -187,9 +232,10 @@ export class MarketplaceStore {
 		return run;
 	}
 
-	private targets(scraper: StoredScraper, overrideUrls?: string[]): Target[] {
+	private targets(scraper: StoredScraper, overrideUrls: string[] | undefined, forceFail: boolean): Target[] {
 		const spec = scraper.spec;
-		const nameFails = hasMarker(scraper.name);
+		// A forced failure counts as a failing name: every result fails (and a failed PDF result returns no files).
+		const nameFails = forceFail || hasMarker(scraper.name);
 		switch (spec.type) {
 			case 'real_estate_portal': {
 				const input = spec.input;
@@ -348,8 +394,7 @@ export class MarketplaceStore {
 			updated_at: iso(updatedAt),
 			id: result.id,
 		};
-		const configuration = this.configuration(scraper);
-		if (configuration) out.scraper = configuration;
+		if (scraper.spec.type === 'real_estate_portal' || scraper.spec.type === 'pdf') out.scraper = this.configuration(scraper);
 		return out;
 	}
 
@@ -359,15 +404,26 @@ export class MarketplaceStore {
 			name: scraper.name,
 			url: [...scraper.urls],
 			urls: [...scraper.urls],
-			scheduled: false,
-			schedule: null,
+			scheduled: scraper.schedule !== undefined,
+			schedule: this.scheduleObject(scraper),
 			created_at: iso(scraper.created_at),
 			updated_at: iso(scraper.updated_at),
 		};
 	}
 
-	/** The nested configuration (portal and PDF scrapers only): every named field, observed defaults, else null. */
-	configuration(scraper: StoredScraper): ScraperConfiguration | undefined {
+	/** `schedule` of the scraper object: null when unscheduled (the interface), else ours (see README). */
+	scheduleObject(scraper: StoredScraper): ScraperSchedule | null {
+		const schedule = scraper.schedule;
+		if (!schedule) return null;
+		const next = schedule.nextAt > this.clock.now() ? schedule.nextAt : this.nextFiringAfter(schedule, this.clock.now());
+		return { cron: schedule.cron.expression, cron_timezone: schedule.timezone, next_run_at: next === undefined ? null : iso(next) };
+	}
+
+	/**
+	 * The nested configuration: every named field, observed defaults, else null. Create responses carry it for portal
+	 * and PDF scrapers only (`runResult`); the lead kinds get one too (workflow null) for the control methods.
+	 */
+	configuration(scraper: StoredScraper): ScraperConfiguration {
 		const spec = scraper.spec;
 		let type: ScraperType;
 		let workflow: ScraperConfiguration['workflow'];
@@ -396,8 +452,11 @@ export class MarketplaceStore {
 			type = 'pdf';
 			workflow = [{ type: 'options', data: { keywords: spec.input.keywords.map((k) => ({ type: 'keyword', data: { keyword: k.keyword, prompt: k.prompt } })) } }];
 		} else {
-			return undefined;
+			type = spec.type;
+			workflow = null;
 		}
+		const schedule = scraper.schedule;
+		const [cronMinutes, cronHours, cronDayOfMonth, cronMonth, cronDayOfWeek] = schedule?.cron.fields ?? ['*', '*', '*', '*', '*'];
 		return {
 			id: scraper.id,
 			user_id: scraper.user_id,
@@ -418,9 +477,9 @@ export class MarketplaceStore {
 			screenshot_wanted: false,
 			screenshot_type: null,
 			locale: null,
-			scheduled: false,
-			cron: null,
-			cron_timezone: 'UTC',
+			scheduled: schedule !== undefined,
+			cron: schedule ? schedule.cron.expression : null,
+			cron_timezone: schedule ? schedule.timezone : 'UTC',
 			paginate: 0,
 			pagination_type: null,
 			infinite_pagination_type: null,
@@ -437,17 +496,17 @@ export class MarketplaceStore {
 			pagination_max_variable: null,
 			created_at: iso(scraper.created_at),
 			updated_at: iso(scraper.updated_at),
-			cron_minutes: '*',
+			cron_minutes: cronMinutes,
 			cron_minutes_n_detail: null,
 			cron_minutes_x_detail: null,
-			cron_hours: '*',
+			cron_hours: cronHours,
 			cron_hours_n_detail: null,
 			cron_hours_x_detail: null,
-			cron_day_of_month: '*',
+			cron_day_of_month: cronDayOfMonth,
 			cron_day_of_month_x_detail: null,
-			cron_month: '*',
+			cron_month: cronMonth,
 			cron_month_x_detail: null,
-			cron_day_of_week: '*',
+			cron_day_of_week: cronDayOfWeek,
 			cron_day_of_week_x_detail: null,
 			click_action_enabled: false,
 			click_action_selector: null,
@@ -465,18 +524,25 @@ export class MarketplaceStore {
 		};
 	}
 
-	/** The user's results, newest first (creation time, then id). */
+	/**
+	 * The user's results, newest first: `created_at` descending, then `scraping_run_id` descending, then `id`
+	 * descending. Every result of a run shares its `created_at` and the run's result ids are consecutive, so the
+	 * results of one run are always adjacent (runs created at the same instant never interleave), the run created
+	 * last first.
+	 */
 	listResults(userId: number, page: number, perPage: number): RunListRecord[] {
+		this.materialize();
 		const now = this.clock.now();
 		return this.results
 			.filter((r) => r.user_id === userId)
-			.sort((a, b) => b.created_at - a.created_at || b.id - a.id)
+			.sort((a, b) => b.created_at - a.created_at || b.scraping_run_id - a.scraping_run_id || b.id - a.id)
 			.slice((page - 1) * perPage, page * perPage)
 			.map((r) => this.runListRecord(r, 'data', now));
 	}
 
 	/** The newest scraping run of a scraper. */
 	latestRun(scraperId: number): StoredRun | undefined {
+		this.materialize();
 		let latest: StoredRun | undefined;
 		for (const run of this.runs.values()) {
 			if (run.scraper_id !== scraperId) continue;
@@ -490,6 +556,7 @@ export class MarketplaceStore {
 	 * apart and all in the past, so paging tests need no create calls.
 	 */
 	seedRuns(userId: number, count: number): StoredScraper {
+		this.materialize();
 		const { queuedMs, runMs } = this.timings();
 		const now = this.clock.now();
 		const scraper = this.createScraper(userId, {
@@ -497,7 +564,7 @@ export class MarketplaceStore {
 			input: { name: `Seeded scraper ${this.nextScraperId}`, search_type: 'keywords', keywords: 'seeded leads', limit_pages: 1 },
 		});
 		const finishedBy = now - queuedMs - runMs - 1;
-		for (let i = 0; i < count; i++) this.startRun(scraper, undefined, finishedBy - (count - 1 - i) * 60_000);
+		for (let i = 0; i < count; i++) this.createRun(scraper, undefined, finishedBy - (count - 1 - i) * 60_000);
 		scraper.created_at = finishedBy - count * 60_000;
 		return scraper;
 	}
@@ -550,10 +617,86 @@ export class MarketplaceStore {
 			const firstRun = now - runsDaysAgo[0] * day + i * 3_600_000;
 			scraper.created_at = firstRun - 60_000;
 			// Whole days in the past: every result is long past `queuedMs + runMs`, so succeeded.
-			for (const daysAgo of runsDaysAgo) this.startRun(scraper, undefined, now - daysAgo * day + i * 3_600_000);
+			for (const daysAgo of runsDaysAgo) this.createRun(scraper, undefined, now - daysAgo * day + i * 3_600_000);
+			if (i === 0) this.schedule(scraper, parseCron(DEMO_SCHEDULE.cron), DEMO_SCHEDULE.timezone);
 		});
 	}
+
+	// -----------------------------------------------------------------------------------------------------------
+	// Schedules
+
+	/**
+	 * Turns the scraper's schedule on (or replaces it) from now: due runs are created first, then only firings
+	 * strictly after now make runs. `cron` is parsed already; `timezone` canonical.
+	 */
+	schedule(scraper: StoredScraper, cron: CronExpression, timezone: string, failEvery?: number): void {
+		this.materialize();
+		const now = this.clock.now();
+		const schedule: StoredSchedule = { cron, timezone, since: now, handledUntil: now, nextAt: now, failEvery, runsCreated: 0, firingsSkipped: 0 };
+		schedule.nextAt = this.nextFiringAfter(schedule, now) ?? now + NEXT_FIRING_HORIZON_MS;
+		scraper.schedule = schedule;
+		scraper.updated_at = now;
+		this.scheduled.set(scraper.id, scraper);
+	}
+
+	/** Turns the schedule off after creating the runs already due; the configuration goes back to the defaults. */
+	unschedule(scraper: StoredScraper): void {
+		this.materialize();
+		if (!scraper.schedule) return;
+		scraper.schedule = undefined;
+		scraper.updated_at = this.clock.now();
+		this.scheduled.delete(scraper.id);
+	}
+
+	private nextFiringAfter(schedule: StoredSchedule, after: number): number | undefined {
+		return nextCronFiring(schedule.cron, after, schedule.timezone);
+	}
+
+	/**
+	 * Creates every scheduled run whose firing time is <= now and not yet created, each with `created_at` = its
+	 * firing time, in time order over all scrapers (ties: lower scraper id first), so run and result ids grow with
+	 * `created_at`. Every public method that reads or writes scrapers or runs calls it first; nothing runs on
+	 * timers. Cheap when nothing is due (one comparison per scheduled scraper).
+	 */
+	materialize(): void {
+		if (this.scheduled.size === 0) return;
+		const now = this.clock.now();
+		const due: Array<{ at: number; scraper: StoredScraper }> = [];
+		for (const scraper of this.scheduled.values()) {
+			const schedule = scraper.schedule as StoredSchedule;
+			if (schedule.nextAt > now) continue;
+			const limit = Math.max(1, Math.floor(this.timings().scheduleCatchUpLimit));
+			let firings: number[] = [];
+			let dropped = 0;
+			for (const at of cronFirings(schedule.cron, schedule.handledUntil, now, schedule.timezone)) {
+				firings.push(at);
+				// Keep only the newest `limit` (trimmed in batches, so a huge jump stays linear).
+				if (firings.length >= 2 * limit) {
+					dropped += firings.length - limit;
+					firings = firings.slice(firings.length - limit);
+				}
+			}
+			if (firings.length > limit) {
+				dropped += firings.length - limit;
+				firings = firings.slice(firings.length - limit);
+			}
+			schedule.firingsSkipped += dropped;
+			schedule.handledUntil = now;
+			schedule.nextAt = this.nextFiringAfter(schedule, now) ?? now + NEXT_FIRING_HORIZON_MS;
+			for (const at of firings) due.push({ at, scraper });
+		}
+		due.sort((a, b) => a.at - b.at || a.scraper.id - b.scraper.id);
+		for (const { at, scraper } of due) {
+			const schedule = scraper.schedule as StoredSchedule;
+			schedule.runsCreated++;
+			const fail = schedule.failEvery !== undefined && schedule.runsCreated % schedule.failEvery === 0;
+			this.createRun(scraper, undefined, at, fail);
+		}
+	}
 }
+
+/** The demo's portal scraper (`Inner-city rentals`) runs on this schedule from `seedDemo()` on: 6 runs an hour. */
+export const DEMO_SCHEDULE = { cron: '*/10 * * * *', timezone: 'UTC' } as const;
 
 export function iso(ms: number): string {
 	return new Date(ms).toISOString();

@@ -16,9 +16,20 @@ export interface ScraperObject {
 	url: string[];
 	urls: string[];
 	scheduled: boolean;
-	schedule: null;
+	/** Null when unscheduled (the interface); the shape when scheduled is not shown, this one is ours. */
+	schedule: ScraperSchedule | null;
 	created_at: string;
 	updated_at: string;
+}
+
+/**
+ * `schedule` of a scheduled scraper (the interface shows only `null`, for unscheduled ones): the configuration's
+ * `cron` and `cron_timezone`, and the firing time of its next scheduled run (null if none within 8 years).
+ */
+export interface ScraperSchedule {
+	cron: string;
+	cron_timezone: string;
+	next_run_at: string | null;
 }
 
 /** One entry of a portal scraper's `workflow`. */
