@@ -223,3 +223,48 @@ export function contentRecords(content: unknown): IDataObject[] {
 			: { value: entry as IDataObject[keyof IDataObject] },
 	);
 }
+
+function countDone(run: TrackedRun): number {
+	return run.results.filter((r) => isTerminalStatus(r.status)).length;
+}
+
+/**
+ * A run as one item: status, counts and every result with its content. `maxWaitSeconds` is the wait that ended
+ * before the run did (Wait for Completion); the item then says so and what to do.
+ */
+export function runItem(run: TrackedRun, completed: boolean, maxWaitSeconds?: number): IDataObject {
+	const item: IDataObject = {
+		scraper_id: run.scraper_id,
+		scraper_name: run.scraper_name,
+		scraping_run_id: run.id,
+		status: run.status,
+		completed,
+		results_total: run.results.length,
+		results_succeeded: run.results.filter((r) => r.status === 'succeeded').length,
+		results_failed: run.results.filter((r) => r.status === 'failed').length,
+		results: run.results,
+	};
+	if (run.created_at) item.created_at = run.created_at;
+	if (!completed && maxWaitSeconds !== undefined) {
+		item.waitTimedOut = true;
+		item.waitMessage = `The run is still ${run.status} after ${maxWaitSeconds} s: ${countDone(run)} of ${run.results.length} results done. Read them later with Result > Get Many, or raise Max Wait.`;
+	}
+	return item;
+}
+
+/** One item per extracted record, with the scraper, run and result ids; a result without records gives its status. */
+export function runRecordItems(run: TrackedRun, maxWaitSeconds?: number): IDataObject[] {
+	const out: IDataObject[] = [];
+	for (const result of run.results) {
+		const context: IDataObject = { scraper_id: run.scraper_id, scraping_run_id: run.id, result_id: result.id, scraped_url: result.scraped_url };
+		if (result.status === 'succeeded') {
+			for (const record of contentRecords(result.content)) out.push({ ...context, ...record });
+			continue;
+		}
+		const message = isTerminalStatus(result.status)
+			? `The service could not scrape this ${result.scraped_url === 'Default' ? 'query' : 'target'} (status ${result.status}). Check the input (URL, location or keyword) and run the scraper again.`
+			: `Still ${result.status}${maxWaitSeconds === undefined ? '' : ` after ${maxWaitSeconds} s`}. Read it later with Result > Get Many${maxWaitSeconds === undefined ? '' : ', or raise Max Wait'}.`;
+		out.push({ ...context, status: result.status, message });
+	}
+	return out;
+}

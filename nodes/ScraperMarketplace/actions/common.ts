@@ -1,7 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { contentRecords, isTerminalStatus, trackRuns, waitForRuns } from '../api';
-import type { RunListRecord, TrackedRun } from '../api';
+import { isTerminalStatus, runItem, runRecordItems, trackRuns, waitForRuns } from '../api';
 import { idParameter, INTEGER_ID_PATTERN, readId } from '../../shared/locator';
 import { readWaitSettings, waitParameters } from '../../shared/polling';
 import { InputValidator } from '../../shared/validation';
@@ -57,56 +56,6 @@ export function waitingConcurrency(this: IExecuteFunctions): number {
 	return this.getNodeParameter('waitForCompletion', 0, true) === true ? 5 : 1;
 }
 
-function countDone(run: TrackedRun): number {
-	return run.results.filter((r) => isTerminalStatus(r.status)).length;
-}
-
-function runItem(run: TrackedRun, completed: boolean, maxWaitSeconds: number): IDataObject {
-	const item: IDataObject = {
-		scraper_id: run.scraper_id,
-		scraper_name: run.scraper_name,
-		scraping_run_id: run.id,
-		status: run.status,
-		completed,
-		results_total: run.results.length,
-		results_succeeded: run.results.filter((r) => r.status === 'succeeded').length,
-		results_failed: run.results.filter((r) => r.status === 'failed').length,
-		results: run.results,
-	};
-	if (run.created_at) item.created_at = run.created_at;
-	if (!completed) {
-		item.waitTimedOut = true;
-		item.waitMessage = `The run is still ${run.status} after ${maxWaitSeconds} s: ${countDone(run)} of ${run.results.length} results done. Read them later with Result > Get Many, or raise Max Wait.`;
-	}
-	return item;
-}
-
-function resultContext(run: TrackedRun, result: RunListRecord): IDataObject {
-	return {
-		scraper_id: run.scraper_id,
-		scraping_run_id: run.id,
-		result_id: result.id,
-		scraped_url: result.scraped_url,
-	};
-}
-
-/** One item per extracted record; a result without records to give (failed, not done) gives a status item. */
-function recordItems(run: TrackedRun, maxWaitSeconds: number): IDataObject[] {
-	const out: IDataObject[] = [];
-	for (const result of run.results) {
-		const context = resultContext(run, result);
-		if (result.status === 'succeeded') {
-			for (const record of contentRecords(result.content)) out.push({ ...context, ...record });
-			continue;
-		}
-		const message = isTerminalStatus(result.status)
-			? `The service could not scrape this ${result.scraped_url === 'Default' ? 'query' : 'target'} (status ${result.status}). Check the input (URL, location or keyword) and run the scraper again.`
-			: `Still ${result.status} after ${maxWaitSeconds} s. Read it later with Result > Get Many, or raise Max Wait.`;
-		out.push({ ...context, status: result.status, message });
-	}
-	return out;
-}
-
 /**
  * Finishes an operation that started scraping runs: without waiting (`choice` undefined), the service's answer
  * (`immediate`); with waiting, polls every run of `results` and outputs one item per run or per extracted record.
@@ -128,7 +77,7 @@ export async function finishRuns(
 	const items: IDataObject[] = [];
 	for (const run of outcome.runs) {
 		const completed = run.read && run.results.every((r) => isTerminalStatus(r.status));
-		if (choice.output === 'records') items.push(...recordItems(run, choice.maxWaitSeconds));
+		if (choice.output === 'records') items.push(...runRecordItems(run, choice.maxWaitSeconds));
 		else items.push(runItem(run, completed, choice.maxWaitSeconds));
 	}
 	return items.map((json) => ({ json, pairedItem: { item: itemIndex } }));
