@@ -33,32 +33,41 @@ export function idParameter(spec: IdParameter): INodeProperties[] {
 			description: spec.description,
 			displayOptions: { show: { '@version': [1] } },
 		} as INodeProperties,
-		{
-			displayName: spec.displayName,
-			name: spec.name,
-			type: 'resourceLocator',
-			required,
-			default: { mode: 'list', value: '' },
-			description: spec.description,
-			displayOptions: { show: { '@version': [{ _cnd: { gte: LOCATOR_VERSION } }] } },
-			modes: [
-				{
-					displayName: 'From List',
-					name: 'list',
-					type: 'list',
-					placeholder: `Select a ${spec.displayName.replace(/ ID$/, '')}...`,
-					typeOptions: { searchListMethod: spec.searchListMethod, searchable: true },
-				},
-				{
-					displayName: 'By ID',
-					name: 'id',
-					type: 'string',
-					placeholder: spec.placeholder,
-					validation: [{ type: 'regex', properties: spec.idPattern }],
-				},
-			],
-		},
+		{ ...locatorProperty(spec), displayOptions: { show: { '@version': [{ _cnd: { gte: LOCATOR_VERSION } }] } } },
 	];
+}
+
+/** The resource locator alone, for a parameter that never had a version 1 (a new node, a list of scrapers). */
+export function locatorProperty(spec: Omit<IdParameter, 'legacy'>): INodeProperties {
+	return {
+		displayName: spec.displayName,
+		name: spec.name,
+		type: 'resourceLocator',
+		required: spec.required ?? true,
+		default: { mode: 'list', value: '' },
+		description: spec.description,
+		modes: [
+			{
+				displayName: 'From List',
+				name: 'list',
+				type: 'list',
+				placeholder: `Select a ${spec.displayName.replace(/ ID$/, '')}...`,
+				typeOptions: { searchListMethod: spec.searchListMethod, searchable: true },
+			},
+			{
+				displayName: 'By ID',
+				name: 'id',
+				type: 'string',
+				placeholder: spec.placeholder,
+				validation: [{ type: 'regex', properties: spec.idPattern }],
+			},
+		],
+	};
+}
+
+/** A locator's value as stored (`{__rl, mode, value}`), or a plain value as is: for locators inside a collection. */
+export function locatorValue(stored: unknown): unknown {
+	return stored !== null && typeof stored === 'object' && 'value' in stored ? (stored as { value: unknown }).value : stored;
 }
 
 /** The id the user chose: the locator's value from version 2, the plain value before; the caller checks its shape. */

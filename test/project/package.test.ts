@@ -23,13 +23,14 @@ describe('the two packages as n8n installs them', () => {
 		expect(manifest.scripts.prepublishOnly).toBe('n8n-node prerelease');
 	});
 
-	it('the core lists Platform, Marketplace and the Bulk Trigger with their two credentials, in strict mode', () => {
+	it('the core lists Platform, Marketplace and the two triggers with their two credentials, in strict mode', () => {
 		expect(pkg.name).toBe('n8n-nodes-scraper-service');
 		expect(pkg.n8n.strict).toBe(true);
 		expect(pkg.n8n.nodes.map((f: string) => path.basename(f))).toEqual([
 			'ScraperPlatform.node.js',
 			'ScraperMarketplace.node.js',
 			'ScraperBulkTrigger.node.js',
+			'ScraperRunTrigger.node.js',
 		]);
 		expect(pkg.n8n.credentials.map((f: string) => path.basename(f))).toEqual([
 			'ScraperPlatformApi.credentials.js',

@@ -13,7 +13,7 @@ import type {
 import { CredentialsHelper, loadPackage, NodeTypes, PACKAGE_NAME } from '../harness';
 
 export const TRIGGER_TYPE = `${PACKAGE_NAME}.scraperBulkTrigger`;
-const NODE_NAME = 'Scraper Bulk Trigger';
+export const RUN_TRIGGER_TYPE = `${PACKAGE_NAME}.scraperRunTrigger`;
 
 export interface TriggerOptions {
 	baseUrl: string;
@@ -27,6 +27,10 @@ export interface TriggerOptions {
 	database?: TriggerDatabase;
 	/** The node version the workflow was saved with; the newest by default, as the editor adds it. */
 	typeVersion?: number;
+	/** Which of our triggers (full type); the Bulk Trigger by default. */
+	nodeType?: string;
+	/** The credential type `apiToken`/`baseUrl` fill; the Scraper Platform API by default. */
+	credentialType?: string;
 }
 
 /** The saved copy of the workflow's static data, as JSON, the way n8n stores it. */
@@ -50,18 +54,20 @@ export class TriggerInstance {
 
 	constructor(options: TriggerOptions) {
 		const { nodes, credentials } = loadPackage();
-		const type = nodes.get(TRIGGER_TYPE);
-		if (!type) throw new Error(`${TRIGGER_TYPE} is not in the package`);
+		const fullType = options.nodeType ?? TRIGGER_TYPE;
+		const credentialType = options.credentialType ?? 'scraperPlatformApi';
+		const type = nodes.get(fullType);
+		if (!type) throw new Error(`${fullType} is not in the package`);
 		this.nodeType = NodeHelpers.getVersionedNodeType(type);
 		this.database = options.database ?? { saves: 0 };
 		const node: INode = {
-			id: 'bulk-trigger',
-			name: NODE_NAME,
-			type: TRIGGER_TYPE,
+			id: 'trigger',
+			name: type.description.displayName,
+			type: fullType,
 			typeVersion: options.typeVersion ?? Math.max(...[this.nodeType.description.version].flat()),
 			position: [0, 0],
 			parameters: {},
-			credentials: { scraperPlatformApi: { id: 'cred-1', name: 'Scraper Platform test' } },
+			credentials: { [credentialType]: { id: 'cred-1', name: `${credentialType} test` } },
 		};
 		// The editor saves `pollTimes` (added by n8n's loader to every polling node) with the other parameters.
 		node.parameters = {
@@ -74,14 +80,14 @@ export class TriggerInstance {
 			name: 'Trigger workflow',
 			nodes: [node],
 			connections: {},
-			nodeTypes: new NodeTypes(new Map([[TRIGGER_TYPE, type]])),
+			nodeTypes: new NodeTypes(new Map([[fullType, type]])),
 			active: true,
 			settings: { timezone: 'UTC', executionOrder: 'v1' },
 			staticData: this.database.staticData ? (JSON.parse(this.database.staticData) as IDataObject) : undefined,
 		});
 		this.additionalData = {
 			credentialsHelper: new CredentialsHelper(credentials, {
-				scraperPlatformApi: { apiToken: options.apiToken, baseUrl: options.baseUrl },
+				[credentialType]: { apiToken: options.apiToken, baseUrl: options.baseUrl },
 			}),
 			currentNodeParameters: undefined,
 			executionId: 'trigger-execution',

@@ -1,0 +1,208 @@
+import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
+
+import { MARKETPLACE_DEMO_TOKEN, MARKETPLACE_ROUTES, MarketplaceSimulator } from '../simulator/marketplace';
+import type { TriggerDatabase } from './harness';
+import { RUN_TRIGGER_TYPE, TriggerInstance } from './harness';
+
+/**
+ * The Scraper Run Trigger through n8n-core's real PollContext: static data saved as n8n saves it, a new instance
+ * over the same database is a restart. Runs are started over HTTP as the service's users (or its schedule) start
+ * them; the simulated clock makes them finish.
+ */
+
+const QUEUED_MS = 1_000;
+const RUN_MS = 3_000;
+const MINUTE = 60_000;
+
+let sim: MarketplaceSimulator;
+
+beforeAll(async () => {
+	sim = new MarketplaceSimulator({ queuedMs: QUEUED_MS, runMs: RUN_MS });
+	await sim.listen();
+});
+afterAll(async () => {
+	await sim.close();
+});
+beforeEach(() => {
+	sim.reset();
+	sim.server.faults.clear();
+});
+
+async function api<T>(method: string, path: string, body?: unknown): Promise<T> {
+	const response = await fetch(`${sim.url}${path}`, {
+		method,
+		headers: { authorization: `Bearer ${MARKETPLACE_DEMO_TOKEN}`, 'content-type': 'application/json' },
+		body: body === undefined ? undefined : JSON.stringify(body),
+	});
+	if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
+	return (await response.json()) as T;
+}
+
+/** A search-lead scraper (its creation starts its first run); returns its id and that run's id. */
+async function createScraper(name: string): Promise<{ scraperId: number; runId: number }> {
+	const created = await api<{ scraper: { id: number }; results: Array<{ scraping_run_id: number }> }>(
+		'POST',
+		'/api/scrapers/leads-generator/search/create-and-run',
+		{ name, search_type: 'keywords', keywords: `${name} leads`, limit_pages: 1 },
+	);
+	return { scraperId: created.scraper.id, runId: created.results[0].scraping_run_id };
+}
+
+/** Starts a run of the scraper; `fail` makes every result of it fail (the simulator's marker in the URLs). */
+async function startRun(scraperId: number, options: { urls?: number; fail?: boolean } = {}): Promise<number> {
+	const urls = Array.from({ length: options.urls ?? 1 }, (_, i) => `https://search.example.com/q-${scraperId}-${i}${options.fail ? '/sim-fail' : ''}`);
+	const answer = await api<{ data: Array<{ scraping_run_id: number }> }>('POST', `/api/scrapers/${scraperId}/run`, { urls });
+	return answer.data[0].scraping_run_id;
+}
+
+function newTrigger(parameters: IDataObject = {}, database?: TriggerDatabase): TriggerInstance {
+	return new TriggerInstance({
+		nodeType: RUN_TRIGGER_TYPE,
+		credentialType: 'scraperMarketplaceApi',
+		baseUrl: sim.url,
+		apiToken: MARKETPLACE_DEMO_TOKEN,
+		parameters: parameters as TriggerInstance['node']['parameters'],
+		database,
+	});
+}
+
+const runIds = (items: INodeExecutionData[]) => items.map((item) => item.json.scraping_run_id as number);
+const scrapersFilter = (...ids: number[]) => ({ scraper: ids.map((id) => ({ scraperId: { __rl: true, mode: 'list', value: String(id) } })) });
+
+async function listRequests<T>(action: () => Promise<T>): Promise<{ value: T; requests: number }> {
+	const before = sim.server.log.count(MARKETPLACE_ROUTES.listResults);
+	const value = await action();
+	return { value, requests: sim.server.log.count(MARKETPLACE_ROUTES.listResults) - before };
+}
+
+describe('Scraper Run Trigger', () => {
+	it('activation remembers where it is (one request, nothing emitted); a run that finishes later triggers once', async () => {
+		const { scraperId, runId: first } = await createScraper('Plumbers');
+		sim.clock.advance(MINUTE);
+		const trigger = newTrigger();
+		const activation = await listRequests(() => trigger.poll());
+		expect(activation).toEqual({ value: [], requests: 1 });
+
+		const run = await startRun(scraperId, { urls: 2 });
+		expect(await trigger.poll()).toEqual([]); // queued
+		sim.clock.advance(QUEUED_MS + RUN_MS);
+		const items = await trigger.poll();
+		expect(runIds(items)).toEqual([run]);
+		expect(items[0].json).toMatchObject({ scraper_id: scraperId, status: 'succeeded', completed: true, results_total: 2, results_succeeded: 2 });
+		expect(runIds(items)).not.toContain(first);
+		sim.clock.advance(MINUTE);
+		expect(await trigger.poll()).toEqual([]);
+	});
+
+	it('a run still going at activation triggers when it finishes', async () => {
+		const { scraperId } = await createScraper('Roofers');
+		const running = await startRun(scraperId);
+		const trigger = newTrigger();
+		await trigger.poll();
+		sim.clock.advance(QUEUED_MS + RUN_MS);
+		expect(runIds(await trigger.poll())).toEqual(expect.arrayContaining([running]));
+	});
+
+	it('an idle poll costs one request, with 1, 100 or 1,000 runs stored', async () => {
+		for (const stored of [1, 100, 1_000]) {
+			sim.reset();
+			sim.seedRuns(MARKETPLACE_DEMO_TOKEN, stored);
+			const trigger = newTrigger();
+			await trigger.poll();
+			sim.clock.advance(MINUTE);
+			const idle = await listRequests(() => trigger.poll());
+			expect(idle).toEqual({ value: [], requests: 1 });
+		}
+	});
+
+	it('exactly once over 500+ runs: bursts between polls, runs still going, failing polls and restarts', async () => {
+		const scrapers = [await createScraper('Alpha'), await createScraper('Beta'), await createScraper('Gamma')].map((s) => s.scraperId);
+		sim.clock.advance(MINUTE);
+		const database: TriggerDatabase = { saves: 0 };
+		let trigger = newTrigger({ options: { includeFailed: true } }, database);
+		await trigger.poll();
+
+		const started: number[] = [];
+		const emitted: number[] = [];
+		let polls = 0;
+		for (let round = 0; round < 40; round++) {
+			// A burst of 0-30 runs, some with several results, some failing, across the scrapers; once a burst of 150
+			// runs (about 300 results), so a poll pages through runs that straddle page boundaries.
+			const burst = round === 20 ? 150 : (round * 7) % 31;
+			for (let i = 0; i < burst; i++) {
+				started.push(await startRun(scrapers[(round + i) % 3], { urls: 1 + ((round + i) % 3), fail: (round + i) % 11 === 0 }));
+			}
+			// Runs finish at different times: part of the burst is still queued or running at the next poll.
+			sim.clock.advance(((round % 4) + 1) * 1_500);
+			if (round % 9 === 4) {
+				// The service fails this poll: nothing is committed, nothing is lost.
+				sim.server.faults.add({ kind: 'status', status: 503, times: 4, routes: [MARKETPLACE_ROUTES.listResults] });
+				await expect(trigger.poll()).rejects.toThrow();
+				sim.server.faults.clear();
+			}
+			if (round % 10 === 7) trigger = newTrigger({ options: { includeFailed: true } }, database); // n8n restarts
+			emitted.push(...runIds(await trigger.poll()));
+			polls++;
+		}
+		sim.clock.advance(QUEUED_MS + RUN_MS);
+		emitted.push(...runIds(await trigger.poll()));
+
+		expect(started.length).toBeGreaterThanOrEqual(500);
+		expect(new Set(emitted).size).toBe(emitted.length); // no duplicates
+		expect([...emitted].sort((a, b) => a - b)).toEqual([...started].sort((a, b) => a - b)); // none missed
+		expect(polls).toBe(40);
+		// Bounded state: only the newest run id and the unfinished runs (none left now).
+		expect(trigger.staticData()).toEqual({ version: 1, newestRunId: Math.max(...started), pending: [] });
+	}, 120_000);
+
+	it('Scrapers keeps only the chosen scrapers; by default runs in which every result failed are skipped', async () => {
+		const a = (await createScraper('Chosen')).scraperId;
+		const b = (await createScraper('Other')).scraperId;
+		sim.clock.advance(QUEUED_MS + RUN_MS);
+		const trigger = newTrigger({ scrapers: scrapersFilter(a) });
+		await trigger.poll();
+		const ok = await startRun(a);
+		await startRun(b);
+		await startRun(a, { fail: true });
+		sim.clock.advance(QUEUED_MS + RUN_MS);
+		expect(runIds(await trigger.poll())).toEqual([ok]);
+
+		const withFailed = newTrigger({ scrapers: scrapersFilter(a), options: { includeFailed: true } });
+		await withFailed.poll();
+		const failed = await startRun(a, { fail: true });
+		sim.clock.advance(QUEUED_MS + RUN_MS);
+		const items = await withFailed.poll();
+		expect(runIds(items)).toEqual([failed]);
+		expect(items[0].json).toMatchObject({ status: 'failed', results_failed: 1 });
+	});
+
+	it('One Item per Record: each extracted lead as an item with scraper, run and result ids', async () => {
+		const { scraperId } = await createScraper('Records');
+		sim.clock.advance(QUEUED_MS + RUN_MS);
+		const trigger = newTrigger({ output: 'records' });
+		await trigger.poll();
+		const run = await startRun(scraperId, { urls: 2 });
+		sim.clock.advance(QUEUED_MS + RUN_MS);
+		const items = await trigger.poll();
+		expect(items.length).toBeGreaterThan(2);
+		for (const item of items) expect(item.json).toMatchObject({ scraper_id: scraperId, scraping_run_id: run, result_id: expect.any(Number) });
+	});
+
+	it('Fetch Test Event: the newest finished run, read whole, without touching the state', async () => {
+		const { scraperId } = await createScraper('Sample');
+		sim.clock.advance(QUEUED_MS + RUN_MS);
+		const finished = await startRun(scraperId, { urls: 3 });
+		sim.clock.advance(QUEUED_MS + RUN_MS);
+		await startRun(scraperId); // still queued: not a sample
+		const trigger = newTrigger();
+		const before = trigger.staticData();
+		const sample = await trigger.fetchTestEvent();
+		expect(runIds(sample)).toEqual([finished]);
+		expect(sample[0].json.results_total).toBe(3);
+		expect(trigger.staticData()).toEqual(before);
+	});
+
+	it('Fetch Test Event with no finished run says how to get one', async () => {
+		await expect(newTrigger().fetchTestEvent()).rejects.toThrow(/No finished scraping run found yet/);
+	});
+});
