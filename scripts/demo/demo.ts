@@ -47,13 +47,17 @@ function parseArgs(argv: string[]): DemoOptions {
 }
 
 /** Example workflows in the repo: file, id and name, in file order. */
-export function exampleWorkflows(): Array<{ file: string; id: string; name: string; manual: boolean }> {
+export function exampleWorkflows(): Array<{ file: string; id: string; name: string; manual: boolean; hint: string }> {
 	return readdirSync(EXAMPLES_DIR)
 		.filter((f) => f.endsWith('.json'))
 		.sort()
 		.map((file) => {
 			const wf = JSON.parse(readFileSync(path.join(EXAMPLES_DIR, file), 'utf8')) as { id: string; name: string; nodes: Array<{ type: string }> };
-			return { file, id: wf.id, name: wf.name, manual: wf.nodes.some((n) => n.type === 'n8n-nodes-base.manualTrigger') };
+			const has = (type: string) => wf.nodes.some((n) => n.type.endsWith(type));
+			const manual = has('.manualTrigger');
+			// What makes each trigger example fire in the demo.
+			const hint = manual ? '' : has('.scraperRunTrigger') ? '  (activate it: the demo rental scraper runs every 10 minutes)' : '  (activate it, then run example 2)';
+			return { file, id: wf.id, name: wf.name, manual, hint };
 		});
 }
 
@@ -125,7 +129,7 @@ async function main(): Promise<void> {
 
 		const line = '-'.repeat(100);
 		const examples = exampleWorkflows()
-			.map((wf) => `    ${n8n?.baseUrl}/workflow/${wf.id}   ${wf.name}${wf.manual ? '' : '  (activate it, then run example 2)'}`)
+			.map((wf) => `    ${n8n?.baseUrl}/workflow/${wf.id}   ${wf.name}${wf.hint}`)
 			.join('\n');
 		process.stdout.write(
 			[

@@ -28,7 +28,7 @@ export const CHROMIUM_FLAGS = [
 	'--disable-sync',
 ];
 const SCREENSHOTS = path.join(REPO_ROOT, 'test', 'e2e', 'screenshots');
-const NODE_NAMES = ['Scraper Bulk Trigger', 'Scraper Gateway', 'Scraper Marketplace', 'Scraper Platform'];
+const NODE_NAMES = ['Scraper Bulk Trigger', 'Scraper Gateway', 'Scraper Marketplace', 'Scraper Platform', 'Scraper Run Trigger'];
 /** Each node's icon is served from its own package: the Gateway from the x402 package, the rest from the core. */
 const iconPath = (node: string) =>
 	`/icons/${node === 'Scraper Gateway' ? 'n8n-nodes-scraper-service-x402' : 'n8n-nodes-scraper-service'}/dist/icons/scraper.svg`;
@@ -170,7 +170,7 @@ describe.each(browserVersions)('the demo (n8n %s) in chromium', (version) => {
 		await shot('02-signed-in');
 	});
 
-	test('the node panel finds the four Scraper nodes for "scraper", each with its icon', async () => {
+	test('the node panel finds the five Scraper nodes for "scraper", each with its icon', async () => {
 		await openWorkflow('scrExample04Paid');
 		await page.locator('[data-test-id="node-creator-plus-button"]').click();
 		await page.locator('input[data-test-id="node-creator-search-bar"], [data-test-id="node-creator-search-bar"] input').first().fill('scraper');
@@ -328,6 +328,20 @@ describe.each(browserVersions)('the demo (n8n %s) in chromium', (version) => {
 		} finally {
 			page.off('dialog', leave);
 		}
+	});
+
+	test("the Run Trigger fetches the demo's scheduled scraper's newest finished run as its test event", async () => {
+		await openWorkflow('scrExample08Runs');
+		await page.locator('[data-test-id="canvas-node"][data-node-name="When a Scraping Run Finishes"]').dblclick();
+		await page.locator('[data-test-id="node-execute-button"]').click();
+		const output = page.locator('[data-test-id="output-panel"]');
+		const count = output.locator('[data-test-id="ndv-items-count"]');
+		await count.waitFor({ timeout: 60_000 });
+		// One item per listing of that run (the portal scraper's runs have several).
+		expect(Number((await count.innerText()).match(/\d+/)?.[0])).toBeGreaterThan(1);
+		await output.locator('[data-test-id="ndv-data-container"]').getByText('scraping_run_id', { exact: true }).first().waitFor();
+		await shot('12-run-trigger-test-event');
+		await closeNodeView();
 	});
 
 	test("the credential Test button names a malformed field in the node's words, and passes a good one", async () => {
