@@ -1,5 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { runOutputOptions } from '../ScraperMarketplace/actions/common';
 import { INTEGER_ID_PATTERN, locatorProperty } from '../shared/locator';
 
 export const triggerProperties: INodeProperties[] = [
@@ -33,19 +34,7 @@ export const triggerProperties: INodeProperties[] = [
 		name: 'output',
 		type: 'options',
 		default: 'run',
-		options: [
-			{
-				name: 'One Item per Run',
-				value: 'run',
-				description: 'Status, counts and every result with its extracted content in one item',
-			},
-			{
-				name: 'One Item per Record',
-				value: 'records',
-				description:
-					'Each extracted record (a listing, a lead, a PDF…) as its own item with the scraper, run and result IDs, ready for a spreadsheet or CRM. A failed result gives one item with its status.',
-			},
-		],
+		options: runOutputOptions('a listing, a lead, a PDF…'),
 		description: 'How to shape what each finished run emits',
 	},
 	{

@@ -239,7 +239,7 @@ export interface RunResult {
 const NODE_NAME = 'Node Under Test';
 
 /** What n8n gives a node besides its parameters: credentials, URLs, and the execution's hooks. */
-function harnessAdditionalData(
+export function harnessAdditionalData(
 	credentialTypes: Map<string, ICredentialType>,
 	credentials: Record<string, ICredentialDataDecryptedObject>,
 	hooks?: ExecutionLifecycleHooks,

@@ -10,7 +10,7 @@ import type {
 	WorkflowExecuteMode,
 } from 'n8n-workflow';
 
-import { CredentialsHelper, loadPackage, NodeTypes, PACKAGE_NAME } from '../harness';
+import { harnessAdditionalData, loadPackage, NodeTypes, PACKAGE_NAME } from '../harness';
 
 export const TRIGGER_TYPE = `${PACKAGE_NAME}.scraperBulkTrigger`;
 export const RUN_TRIGGER_TYPE = `${PACKAGE_NAME}.scraperRunTrigger`;
@@ -85,24 +85,9 @@ export class TriggerInstance {
 			settings: { timezone: 'UTC', executionOrder: 'v1' },
 			staticData: this.database.staticData ? (JSON.parse(this.database.staticData) as IDataObject) : undefined,
 		});
-		this.additionalData = {
-			credentialsHelper: new CredentialsHelper(credentials, {
-				[credentialType]: { apiToken: options.apiToken, baseUrl: options.baseUrl },
-			}),
-			currentNodeParameters: undefined,
-			executionId: 'trigger-execution',
-			restApiUrl: 'http://localhost:5678/rest',
-			instanceBaseUrl: 'http://localhost:5678/',
-			formWaitingBaseUrl: 'http://localhost:5678/form-waiting',
-			webhookBaseUrl: 'http://localhost:5678/webhook',
-			webhookWaitingBaseUrl: 'http://localhost:5678/webhook-waiting',
-			webhookTestBaseUrl: 'http://localhost:5678/webhook-test',
-			variables: {},
-			userId: 'trigger-user',
-			setExecutionStatus: () => {},
-			sendDataToUI: () => {},
-			logAiEvent: () => {},
-		} as unknown as IWorkflowExecuteAdditionalData;
+		this.additionalData = harnessAdditionalData(credentials, {
+			[credentialType]: { apiToken: options.apiToken, baseUrl: options.baseUrl },
+		});
 	}
 
 	/** The context n8n hands to `poll()` (a new one per call is fine: n8n keeps state only in static data). */

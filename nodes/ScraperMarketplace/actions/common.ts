@@ -1,4 +1,4 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { isTerminalStatus, runItem, runRecordItems, trackRuns, waitForRuns } from '../api';
 import { idParameter, INTEGER_ID_PATTERN, readId } from '../../shared/locator';
@@ -16,19 +16,24 @@ export function waitProperties(recordWord: string): INodeProperties[] {
 			type: 'options',
 			default: 'run',
 			displayOptions: { show: { waitForCompletion: [true] } },
-			options: [
-				{
-					name: 'One Item per Run',
-					value: 'run',
-					description: 'Status, counts and every result with its extracted content in one item',
-				},
-				{
-					name: 'One Item per Record',
-					value: 'records',
-					description: `Each extracted record (${recordWord}) as its own item, with the scraper, run and result IDs, ready for a spreadsheet or CRM. A result that failed or is not done gives one item with its status.`,
-				},
-			],
+			options: runOutputOptions(recordWord),
 			description: 'How to shape the output',
+		},
+	];
+}
+
+/** The two shapes of a run's output: the wait of the create operations and the Run Trigger offer the same. */
+export function runOutputOptions(recordWord: string): INodePropertyOptions[] {
+	return [
+		{
+			name: 'One Item per Run',
+			value: 'run',
+			description: 'Status, counts and every result with its extracted content in one item',
+		},
+		{
+			name: 'One Item per Record',
+			value: 'records',
+			description: `Each extracted record (${recordWord}) as its own item, with the scraper, run and result IDs, ready for a spreadsheet or CRM. A result that failed or is not done gives one item with its status.`,
 		},
 	];
 }
