@@ -2,8 +2,8 @@
  * How many requests of one credential may be in flight at once. Fixed, it is a plain semaphore. Adaptive (the
  * user's "Auto"), it finds the account's concurrency limit by itself, AIMD as TCP does: it starts at two and doubles
  * each round while answers succeed, halves on a 429, then climbs quickly back to just under the level that was
- * refused and probes above it only slowly, so it spends most of its time at the account's limit and few requests
- * are refused. It never goes above the user's maximum.
+ * refused and probes above it only slowly (less often each time the same level is refused again), so it spends
+ * most of its time at the account's limit and few requests are refused. It never goes above the user's maximum.
  */
 export class RequestLimiter {
 	private limit: number;
@@ -17,8 +17,13 @@ export class RequestLimiter {
 	peak = 0;
 	/** 429 answers reported. */
 	refusals = 0;
-
 	private static readonly PROBE_ROUNDS = 4;
+	private static readonly MAX_PROBE_ROUNDS = 32;
+	/** Rounds at the threshold before probing one above it; doubles each time a probe at the same level is refused. */
+	private probeRounds = RequestLimiter.PROBE_ROUNDS;
+	/** The level the last round-opening refusal happened at. */
+	private refusedAt = 0;
+
 
 	constructor(
 		readonly max: number,
@@ -61,7 +66,7 @@ export class RequestLimiter {
 
 	private grow(): void {
 		// One success of a round of `current` requests: doubling per round below the threshold, +1 per PROBE_ROUNDS above.
-		const step = this.limit < this.threshold ? 1 : 1 / (RequestLimiter.PROBE_ROUNDS * this.current);
+		const step = this.limit < this.threshold ? 1 : 1 / (this.probeRounds * this.current);
 		const ceiling = this.limit < this.threshold ? Math.min(this.threshold, this.max) : this.max;
 		this.limit = Math.min(ceiling, this.limit + step);
 	}
@@ -70,7 +75,10 @@ export class RequestLimiter {
 		this.refusals++;
 		if (!this.adaptive) return;
 		if (epoch === this.epoch) {
-			// The first refusal of this round: halve, and come back quickly to just under the level refused.
+			// The first refusal of this round: halve, and come back quickly to just under the level refused. The same
+			// level refused again means the account's limit has not moved: probe it less often.
+			this.probeRounds = this.current === this.refusedAt ? Math.min(this.probeRounds * 2, RequestLimiter.MAX_PROBE_ROUNDS) : RequestLimiter.PROBE_ROUNDS;
+			this.refusedAt = this.current;
 			this.threshold = Math.max(1, this.current - 1);
 			this.limit = Math.max(1, Math.floor(this.current / 2));
 			this.epoch++;

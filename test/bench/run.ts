@@ -11,6 +11,7 @@ import { overheadFigure } from './figures/overhead';
 import { paidFigure } from './figures/paid';
 import { parallelFigure } from './figures/parallel';
 import { returnAllFigure } from './figures/returnAll';
+import { throughputFigure } from './figures/throughput';
 import { triggerFigure } from './figures/trigger';
 import type { BenchRun, FigureResult } from './lib/report';
 import { machineInfo, renderMarkdown } from './lib/report';
@@ -30,6 +31,7 @@ const FIGURES: Record<number, (settings: BenchSettings) => Promise<FigureResult>
 	4: triggerFigure,
 	5: memoryFigure,
 	6: returnAllFigure,
+	7: throughputFigure,
 };
 
 interface Args {

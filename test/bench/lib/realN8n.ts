@@ -29,14 +29,14 @@ export interface RealN8nTimes {
 	connection: string;
 }
 
-const HTTP_REQUEST_VERSION = 4.2;
+export const HTTP_REQUEST_VERSION = 4.2;
 /**
  * Timed rounds per execution. `n8n execute` prints the whole run data and exits: past a few MB of output the pipe
  * loses the end of it, so a long series runs as several executions of a few rounds each.
  */
 const ROUNDS_PER_EXECUTION = 2;
 
-interface WorkflowNode {
+export interface WorkflowNode {
 	id: string;
 	name: string;
 	type: string;
@@ -44,6 +44,8 @@ interface WorkflowNode {
 	position: [number, number];
 	parameters: Record<string, unknown>;
 	credentials?: Record<string, { id: string; name: string }>;
+	/** Node setting "On Error"; n8n stops the workflow when it is not set. */
+	onError?: 'continueRegularOutput' | 'continueErrorOutput' | 'stopWorkflow';
 }
 
 /** Manual Trigger -> N items -> (HTTP Request, our node) x (1 warm-up + rounds), chained: each gets the same N items. */
@@ -167,6 +169,51 @@ export async function measureInRealN8n(version: string, items: number, settings:
 		return { version, node: runtime.nodeVersion, ours, httpRequest, httpRequestVersion: HTTP_REQUEST_VERSION, connection };
 	} finally {
 		await sim.close();
+		rmSync(folder, { recursive: true, force: true });
+	}
+}
+
+/** A real n8n with our packed core installed and a figure's credentials and workflows imported (`withRealN8n`). */
+export interface RealN8nSession {
+	version: string;
+	/** The Node version it runs on. */
+	node: string;
+	/** `n8n execute` of one imported workflow: its run data, or an error when n8n printed none. */
+	execute: (workflowId: string, timeoutMs?: number) => Promise<N8nRun>;
+}
+
+/**
+ * Runs `fn` with a real n8n `version` (installed into the e2e cache when missing), our packed core installed as n8n's
+ * installer does, `credentials` ({id, name, type, data}) and `workflows` imported. For figures that measure a
+ * workflow of their own; each `execute` is one `n8n execute` process (a few seconds to start).
+ */
+export async function withRealN8n<T>(
+	version: string,
+	setup: { credentials: unknown[]; workflows: object[] },
+	fn: (session: RealN8nSession) => Promise<T>,
+): Promise<T> {
+	const runtime = await ensureN8n(version);
+	const [coreTarball] = await buildAndPack({ build: false });
+	const folder = mkdtempSync(path.join(os.tmpdir(), `bench-n8n-${version}-`));
+	try {
+		const n8n = new N8nInstance({ runtime, userFolder: folder });
+		await n8n.installCommunityPackage(coreTarball);
+		await n8n.importCredentials(setup.credentials);
+		for (const [index, workflow] of setup.workflows.entries()) {
+			const file = path.join(folder, `bench-workflow-${index}.json`);
+			writeFileSync(file, JSON.stringify(workflow));
+			await n8n.importWorkflows(file);
+		}
+		return await fn({
+			version,
+			node: runtime.nodeVersion,
+			execute: async (workflowId, timeoutMs = 900_000) => {
+				const result = await n8n.execute(workflowId, timeoutMs);
+				if (!result.run) throw new Error(`n8n ${version} printed no readable run data (exit ${result.code}, ${result.stdout.length} characters on stdout)`);
+				return result.run;
+			},
+		});
+	} finally {
 		rmSync(folder, { recursive: true, force: true });
 	}
 }
