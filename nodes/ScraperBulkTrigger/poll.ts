@@ -5,7 +5,7 @@ import { readId } from '../shared/locator';
 import { decodeJsonFields } from '../shared/output';
 import { getResult, isTerminalUrlStatus, platformRequest, toBulkJob } from '../shared/platform';
 import type { BulkJob, PlatformEnvelope } from '../shared/platform';
-import type { RetryPolicy } from '../shared/transport';
+import { TRIGGER_RETRY_POLICY } from '../shared/transport';
 import { InputValidator } from '../shared/validation';
 import { MAX_LOOKBACK_HOURS } from './properties';
 
@@ -30,18 +30,6 @@ const SAMPLE_MAX_PAGES = 4;
 
 /** The type of a bulk result record, also the text the list query searches for. */
 const BULK_TYPE = 'Bulk-AI';
-
-/**
- * A poll runs again at the next interval anyway, so it retries briefly instead of holding the trigger:
- * a short Retry-After is honoured, a long one fails this poll (the cursor stays, nothing is lost).
- */
-export const TRIGGER_RETRY_POLICY: RetryPolicy = {
-	rateLimitBudgetMs: 10_000,
-	rateLimitRetries: 10,
-	readRetries: 2,
-	baseDelayMs: 500,
-	maxDelayMs: 2_000,
-};
 
 /** What the trigger keeps in the workflow's static data (persisted by n8n as JSON). */
 export interface TriggerState {

@@ -1,7 +1,6 @@
 import type { IDataObject, ILoadOptionsFunctions, INodeListSearchItems, INodeListSearchResult } from 'n8n-workflow';
 
 import { nextListToken, readListToken } from '../shared/locator';
-import type { ListPosition } from '../shared/locator';
 import { decodeJsonFields } from '../shared/output';
 import { platformRequest } from '../shared/platform';
 
@@ -22,8 +21,7 @@ const MANUAL_TYPES = new Set(['Rerun-Manual']);
 
 type ScraperKind = 'ai' | 'manual';
 
-async function resultsPage(ctx: ILoadOptionsFunctions, filter: string | undefined, position: ListPosition, search?: string) {
-	const { page } = position;
+async function resultsPage(ctx: ILoadOptionsFunctions, filter: string | undefined, page: number, search?: string) {
 	const qs: IDataObject = { page, pageSize: PAGE_SIZE, sortField: 'createdAt', sortOrder: 'DESC' };
 	const text = filter?.trim() || search;
 	if (text) qs.search = text;
@@ -67,7 +65,7 @@ function wantedKind(ctx: ILoadOptionsFunctions): ScraperKind | undefined {
 
 export async function searchScrapers(this: ILoadOptionsFunctions, filter?: string, paginationToken?: string): Promise<INodeListSearchResult> {
 	const position = readListToken(paginationToken);
-	const { records, more } = await resultsPage(this, filter, position);
+	const { records, more } = await resultsPage(this, filter, position.page);
 	const wanted = wantedKind(this);
 	// Distinct scrapers in the order of their newest result; a scraper's kind is known from the types seen on the page.
 	const scrapers = new Map<string, { url: unknown; types: Set<string> }>();
@@ -98,7 +96,7 @@ export async function searchScrapers(this: ILoadOptionsFunctions, filter?: strin
 export async function searchBulkJobs(this: ILoadOptionsFunctions, filter?: string, paginationToken?: string): Promise<INodeListSearchResult> {
 	// Without a filter, `search` narrows the page to bulk jobs; with one, the page is the user's and is narrowed here.
 	const position = readListToken(paginationToken);
-	const { records, more } = await resultsPage(this, filter, position, 'Bulk-AI');
+	const { records, more } = await resultsPage(this, filter, position.page, 'Bulk-AI');
 	const results: INodeListSearchItems[] = [];
 	for (const record of records) {
 		if (record.type !== 'Bulk-AI' || typeof record.id !== 'string') continue;
@@ -114,7 +112,7 @@ export async function searchBulkJobs(this: ILoadOptionsFunctions, filter?: strin
 
 export async function searchResults(this: ILoadOptionsFunctions, filter?: string, paginationToken?: string): Promise<INodeListSearchResult> {
 	const position = readListToken(paginationToken);
-	const { records, more } = await resultsPage(this, filter, position);
+	const { records, more } = await resultsPage(this, filter, position.page);
 	const results: INodeListSearchItems[] = [];
 	for (const record of records) {
 		if (typeof record.id !== 'string') continue;

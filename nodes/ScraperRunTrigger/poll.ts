@@ -3,8 +3,8 @@ import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workfl
 
 import { getScrapingRun, isTerminalStatus, marketplaceRequest, overallStatus, runItem, runRecordItems } from '../ScraperMarketplace/api';
 import type { RunListRecord, TrackedRun } from '../ScraperMarketplace/api';
-import { TRIGGER_RETRY_POLICY } from '../ScraperBulkTrigger/poll';
 import { locatorValue } from '../shared/locator';
+import { TRIGGER_RETRY_POLICY } from '../shared/transport';
 import { InputValidator } from '../shared/validation';
 
 /**

@@ -6,24 +6,20 @@
  * most of its time at the account's limit and few requests are refused. It never goes above the user's maximum.
  */
 export class RequestLimiter {
+	private static readonly PROBE_ROUNDS = 4;
+	private static readonly MAX_PROBE_ROUNDS = 32;
+
 	private limit: number;
-	/** Below it the limit doubles per round; from it on it grows by one per PROBE_ROUNDS rounds. */
+	/** Below it the limit doubles per round; from it on it grows by one per `probeRounds` rounds. */
 	private threshold: number;
 	/** Increases with every decrease: a 429 to a request sent before the last decrease is old news. */
 	private epoch = 0;
 	private inFlight = 0;
 	private readonly waiting: Array<() => void> = [];
-	/** Highest number of requests in flight at once, for benchmarks and tests. */
-	peak = 0;
-	/** 429 answers reported. */
-	refusals = 0;
-	private static readonly PROBE_ROUNDS = 4;
-	private static readonly MAX_PROBE_ROUNDS = 32;
 	/** Rounds at the threshold before probing one above it; doubles each time a probe at the same level is refused. */
 	private probeRounds = RequestLimiter.PROBE_ROUNDS;
 	/** The level the last round-opening refusal happened at. */
 	private refusedAt = 0;
-
 
 	constructor(
 		readonly max: number,
@@ -52,7 +48,6 @@ export class RequestLimiter {
 			});
 		}
 		this.inFlight++;
-		this.peak = Math.max(this.peak, this.inFlight);
 		return this.epoch;
 	}
 
@@ -72,7 +67,6 @@ export class RequestLimiter {
 	}
 
 	private shrink(epoch: number): void {
-		this.refusals++;
 		if (!this.adaptive) return;
 		if (epoch === this.epoch) {
 			// The first refusal of this round: halve, and come back quickly to just under the level refused. The same

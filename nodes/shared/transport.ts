@@ -61,6 +61,18 @@ export const DEFAULT_RETRY_POLICY: RetryPolicy = {
 	maxDelayMs: 30_000,
 };
 
+/**
+ * For the triggers' polls: a poll runs again at the next interval anyway, so it retries briefly instead of holding
+ * the trigger: a short Retry-After is honoured, a long one fails this poll (its state stays, nothing is lost).
+ */
+export const TRIGGER_RETRY_POLICY: RetryPolicy = {
+	rateLimitBudgetMs: 10_000,
+	rateLimitRetries: 10,
+	readRetries: 2,
+	baseDelayMs: 500,
+	maxDelayMs: 2_000,
+};
+
 const DEFAULT_TIMEOUT_MS = 120_000;
 
 interface FullResponse {
