@@ -27,6 +27,25 @@ export function nodeOperationError(
 	return error;
 }
 
+/**
+ * Errors raised before anything was sent or signed (invalid input, a payment the user's settings do not allow, a
+ * spending limit reached), with the sentence an AI agent gets in their place: an agent can act on a refusal (pick
+ * another URL, answer with what it has), while a failed tool call would end the whole execution.
+ */
+const refusals = new WeakMap<Error, string>();
+
+/** Marks `error` as a refusal; `forAgent` defaults to its message and description. */
+export function refusal<E extends Error & { description?: string | null }>(error: E, forAgent?: string): E {
+	const sentences = [error.message, error.description].filter((text): text is string => !!text).map((text) => (/[.!?]$/.test(text) ? text : `${text}.`));
+	refusals.set(error, forAgent ?? sentences.join(' '));
+	return error;
+}
+
+/** The sentence for an AI agent when `error` is a refusal, else undefined. */
+export function refusalForAgent(error: unknown): string | undefined {
+	return error instanceof Error ? refusals.get(error) : undefined;
+}
+
 /** What a 404 or 403 refers to, so the message can name the id the user typed. */
 export interface ErrorSubject {
 	/** e.g. "scraper", "bulk job", "result". */

@@ -1,6 +1,9 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, JsonObject } from 'n8n-workflow';
 
+import { refusalForAgent } from './errors';
+import { isToolCall } from './tool';
+
 /**
  * What one input item produced: output items (new objects the handler made, so the router may set their pairing
  * in place) or an error.
@@ -39,6 +42,8 @@ function errorItem(error: Error & { description?: string | null }, itemIndex: nu
 /**
  * Runs `handler` for every input item and returns all outputs in input order. With Continue On Fail an item's
  * error becomes an output item `{ error, description }` paired with it; otherwise the first error stops the node.
+ * Run as an AI Agent's tool, a refusal (nothing sent, nothing signed) becomes `{ response: <sentence> }` instead:
+ * the agent reads why and can go on, where a failed tool call would end the execution.
  * `concurrency` > 1 runs that many items at once; the output order stays the input order.
  */
 export async function runForEachItem(
@@ -50,6 +55,7 @@ export async function runForEachItem(
 	const concurrency = Math.max(1, Math.min(options.concurrency ?? 1, count || 1));
 	const results: INodeExecutionData[][] = new Array(count);
 	const continueOnFail = ctx.continueOnFail();
+	const forAgent = isToolCall(ctx);
 	let next = 0;
 	let failure: Error | undefined;
 
@@ -60,6 +66,11 @@ export async function runForEachItem(
 				results[itemIndex] = pairWith(await handler(itemIndex), itemIndex);
 			} catch (error) {
 				const err = withItemIndex(ctx, error, itemIndex);
+				const answer = forAgent ? refusalForAgent(err) : undefined;
+				if (answer !== undefined) {
+					results[itemIndex] = [{ json: { response: answer }, pairedItem: { item: itemIndex } }];
+					continue;
+				}
 				if (!continueOnFail) {
 					failure ??= err;
 					return;

@@ -1,7 +1,7 @@
 import { DateTime } from 'luxon';
 import type { INode } from 'n8n-workflow';
 
-import { nodeOperationError } from './errors';
+import { nodeOperationError, refusal } from './errors';
 
 /**
  * Input rules from the service interface, checked before any request is sent. Each failure names the
@@ -14,7 +14,7 @@ export class InputValidator {
 	) {}
 
 	fail(label: string, rule: string, fix: string): never {
-		throw nodeOperationError(this.node, `Invalid "${label}": ${rule}`, { itemIndex: this.itemIndex, description: fix });
+		throw refusal(nodeOperationError(this.node, `Invalid "${label}": ${rule}`, { itemIndex: this.itemIndex, description: fix }));
 	}
 
 	requiredString(value: unknown, label: string): string {

@@ -5,7 +5,7 @@ import { getOutputChoice, outputOptions, resultIdParameter, resultOutput, uuidOf
 export const resultGet: Operation = {
 	value: 'get',
 	name: 'Get',
-	action: 'Get a result',
+	action: 'Get a result with its extracted data',
 	description: 'Get one result record by ID, with its extracted data',
 	properties: [
 		...resultIdParameter,

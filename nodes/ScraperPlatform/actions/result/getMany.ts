@@ -10,7 +10,7 @@ export const SORT_FIELDS = ['createdAt', 'updatedAt', 'id', 'type', 'url', 'stat
 export const resultGetMany: Operation = {
 	value: 'getMany',
 	name: 'Get Many',
-	action: 'Get many results',
+	action: 'Get many results with their IDs and status',
 	description: 'List result records, page by page',
 	properties: [
 		...returnAllProperties(),

@@ -10,8 +10,10 @@ import type {
 } from 'n8n-workflow';
 
 import { nodeApiError, nodeOperationError } from '../../../../nodes/shared/errors';
+import { isToolCall } from '../../../../nodes/shared/tool';
 import { InputValidator } from '../../../../nodes/shared/validation';
 import { toAtomic } from '../payment/money';
+import { ledgerFor } from '../payment/ledger';
 import { GatewaySession } from '../payment/session';
 import { describeWallet, readWallet } from '../payment/wallet';
 import type { Wallet } from '../payment/wallet';
@@ -25,6 +27,8 @@ export const DEADLINE_MARGIN_SECONDS = 60;
 /** The page timeout assumed when the user sets none (the interface's maximum). */
 export const DEFAULT_PAGE_TIMEOUT_SECONDS = 300;
 export const MAX_PARALLEL_REQUESTS = 10;
+/** Max Total Spend shown when the option is added, and the limit of a tool call that has none. */
+export const DEFAULT_MAX_TOTAL_SPEND_USDC = 1;
 
 /** Node behaviour options shared by both operations (read once per execution, from the first item). */
 export function paymentOptions(extra: INodeProperties[] = []): INodeProperties {
@@ -41,8 +45,8 @@ export function paymentOptions(extra: INodeProperties[] = []): INodeProperties {
 				name: 'maxTotalSpend',
 				type: 'number',
 				typeOptions: { minValue: 0, numberPrecision: 6 },
-				default: 1,
-				description: 'Most this node may pay in one execution, over all items. An item that would go over it fails before anything is signed.',
+				default: DEFAULT_MAX_TOTAL_SPEND_USDC,
+				description: `Most this node may pay in one execution, over all items and every run of it (each tool call of an AI Agent, each round of a loop). An item that would go over it fails before anything is signed; an AI Agent is told the budget is reached instead. Not added: no limit, except as an AI Agent's tool, where it is ${DEFAULT_MAX_TOTAL_SPEND_USDC} USDC.`,
 			},
 			{
 				displayName: 'Parallel Requests',
@@ -86,7 +90,8 @@ export function deadlineMs(ctx: IExecuteFunctions, itemIndex: number, pageTimeou
 	return ((pageTimeoutSeconds ?? DEFAULT_PAGE_TIMEOUT_SECONDS) + DEADLINE_MARGIN_SECONDS) * 1000;
 }
 
-// One session per execution (the same IExecuteFunctions serves every item): it holds the known requirement and the spend.
+// One session per run of the node (the same IExecuteFunctions serves every item): it holds the known requirement.
+// The spend is the execution's, shared by every run of the node (see `ledgerFor`).
 const sessions = new WeakMap<object, Promise<GatewaySession | CredentialFailure>>();
 
 interface CredentialFailure {
@@ -100,14 +105,15 @@ async function createSession(ctx: IExecuteFunctions): Promise<GatewaySession | C
 	const result = readWallet(data as Record<string, unknown>);
 	if (!result.ok) return result.problem;
 	const options = readOptions(ctx, 0);
-	let maxTotalSpend: bigint | undefined;
+	// An agent decides how many calls it makes: as a tool the node never pays without a limit.
+	let maxTotalSpend: bigint | undefined = isToolCall(ctx) ? toAtomic(DEFAULT_MAX_TOTAL_SPEND_USDC) : undefined;
 	if (options.maxTotalSpend !== undefined && options.maxTotalSpend !== null && options.maxTotalSpend !== '') {
 		maxTotalSpend = toAtomic(options.maxTotalSpend);
 		if (maxTotalSpend === undefined) {
 			return { field: 'Max Total Spend per Execution (USDC)', message: `${String(options.maxTotalSpend)} is not an amount`, fix: 'Enter an amount in USDC, e.g. 0.5.' };
 		}
 	}
-	return new GatewaySession(ctx.getNode(), result.wallet, { maxTotalSpend });
+	return new GatewaySession(ctx.getNode(), result.wallet, ledgerFor(ctx), { maxTotalSpend });
 }
 
 /** The execution's payment session; a credential problem becomes this item's error (naming the field, never the key). */

@@ -1,7 +1,9 @@
 import type { INode, JsonObject, NodeApiError } from 'n8n-workflow';
 import type { PaymentRequired, PaymentRequirements, ResourceInfo } from '@x402/core/types';
 
-import { nodeApiError, nodeOperationError } from '../../../../nodes/shared/errors';
+import { nodeApiError, nodeOperationError, refusal } from '../../../../nodes/shared/errors';
+import { budgetSentence, describeOverBudget } from './ledger';
+import type { SpendLedger } from './ledger';
 import { formatAtomic, usdc } from './money';
 import { decodeSettlement, toReceipt } from './receipt';
 import type { Receipt, Settlement } from './receipt';
@@ -15,6 +17,8 @@ import type { Wallet } from './wallet';
 
 const SERVICE = 'the gateway';
 const CREDENTIAL = 'x402 Wallet';
+/** What an AI agent should do after a refused payment: calling again would be refused the same way. */
+const CANNOT_PAY = "This tool cannot pay this gateway's price with the user's wallet settings: do not call it again in this run; answer with what you have and say that the user must change the x402 Wallet settings to use it.";
 
 /** A requirement learned from a 402 of this execution, with the resource it was offered for. */
 interface KnownRequirement {
@@ -39,38 +43,16 @@ export interface SessionOptions {
 	maxTotalSpend?: bigint;
 }
 
-/** Debits of this execution: settled, and reserved by payments whose outcome is pending or unknown. */
-class SpendLedger {
-	committed = 0n;
-
-	reserved = 0n;
-
-	constructor(private readonly limit: bigint | undefined) {}
-
-	/** Reserves `amount` or says why it cannot: reservation is synchronous, so parallel items cannot overshoot. */
-	reserve(amount: bigint): string | undefined {
-		if (this.limit === undefined) {
-			this.reserved += amount;
-			return undefined;
-		}
-		const used = this.committed + this.reserved;
-		if (used + amount > this.limit) {
-			return `this item would cost ${usdc(amount)} and ${usdc(used)} of the ${usdc(this.limit)} allowed per execution is already spent or committed`;
-		}
-		this.reserved += amount;
-		return undefined;
-	}
-
-	/** The payment certainly did not move money (the gateway answered 402 or 400, or it was never sent). */
-	release(amount: bigint): void {
-		this.reserved -= amount;
-	}
-
-	/** The payment was settled, or its outcome is unknown: it counts as spent. */
-	commit(amount: bigint): void {
-		this.reserved -= amount;
-		this.committed += amount;
-	}
+/** One paid call: where, what, how long to wait, and what one call buys (plural, for the agent's budget sentence). */
+export interface PaidRequest {
+	itemIndex: number;
+	path: string;
+	body: unknown;
+	deadlineMs: number;
+	/** String fields of the answer, e.g. ['data', 'screenshot'], decoded into bytes while it streams in. */
+	base64Fields?: ReadonlyArray<readonly string[]>;
+	/** e.g. "pages": "Budget reached: 5 pages paid, ...". */
+	unit: string;
 }
 
 /**
@@ -84,15 +66,17 @@ export class GatewaySession {
 
 	private readonly policy: PaymentPolicy;
 
-	private readonly ledger: SpendLedger;
-
 	private readonly known = new Map<string, KnownRequirement>();
 
 	private readonly discovering = new Map<string, Promise<KnownRequirement | undefined>>();
 
+	private readonly maxTotalSpend: bigint | undefined;
+
+	/** `ledger`: the spend of this node in this execution, shared by every run of it (see `ledgerFor`). */
 	constructor(
 		private readonly node: INode,
 		private readonly wallet: Wallet,
+		private readonly ledger: SpendLedger,
 		options: SessionOptions = {},
 	) {
 		this.policy = {
@@ -103,7 +87,7 @@ export class GatewaySession {
 			maxTimeoutSeconds: MAX_TIMEOUT_SECONDS,
 		};
 		this.signer = new PaymentSigner(wallet.account, wallet.network, wallet.tokenAddress, wallet.maxAmount);
-		this.ledger = new SpendLedger(options.maxTotalSpend);
+		this.maxTotalSpend = options.maxTotalSpend;
 	}
 
 	/** Total settled (or possibly settled) by this execution, atomic units. */
@@ -114,16 +98,10 @@ export class GatewaySession {
 	/**
 	 * POSTs `body` to `path` on the gateway and pays for it. The first call of an execution goes unpaid and
 	 * learns the requirement from the 402; later calls (and parallel calls waiting for that first answer) carry
-	 * a payment signed from the known requirement. `base64Fields` name string fields of the answer, e.g.
-	 * ['data', 'screenshot'], to decode into bytes while it streams in rather than after it is parsed.
+	 * a payment signed from the known requirement.
 	 */
-	async post(
-		itemIndex: number,
-		path: string,
-		body: unknown,
-		deadlineMs: number,
-		base64Fields: ReadonlyArray<readonly string[]> = [],
-	): Promise<GatewayResult> {
+	async post(request: PaidRequest): Promise<GatewayResult> {
+		const { path } = request;
 		const url = `${this.wallet.baseUrl}${path}`;
 		let known = this.known.get(path);
 		if (!known) {
@@ -131,7 +109,7 @@ export class GatewaySession {
 			if (pending) known = await pending;
 		}
 		if (!known) {
-			const discovery = this.discover(itemIndex, url, path, body, deadlineMs, base64Fields);
+			const discovery = this.discover(request, url);
 			const shared = discovery.then(
 				(outcome) => (outcome.kind === 'required' ? outcome.known : undefined),
 				() => undefined,
@@ -146,19 +124,13 @@ export class GatewaySession {
 			if (outcome.kind === 'free') return { body: outcome.answer.json, receipt: null, decoded: outcome.answer.decoded };
 			known = outcome.known;
 		}
-		return await this.payAndSend(itemIndex, url, path, body, deadlineMs, base64Fields, known, true);
+		return await this.payAndSend(request, url, known, true);
 	}
 
 	/** The unpaid first request: its 402 names the price. Nothing is signed here. */
-	private async discover(
-		itemIndex: number,
-		url: string,
-		path: string,
-		body: unknown,
-		deadlineMs: number,
-		base64Fields: ReadonlyArray<readonly string[]>,
-	): Promise<{ kind: 'required'; known: KnownRequirement } | { kind: 'free'; answer: HttpAnswer }> {
-		const outcome = await postJson(url, body, {}, deadlineMs, base64Fields);
+	private async discover(request: PaidRequest, url: string): Promise<{ kind: 'required'; known: KnownRequirement } | { kind: 'free'; answer: HttpAnswer }> {
+		const { itemIndex, path } = request;
+		const outcome = await postJson(url, request.body, {}, request.deadlineMs, request.base64Fields ?? []);
 		if (!outcome.ok) throw this.unreachable(itemIndex, outcome.failure);
 		const answer = outcome.answer;
 		if (answer.status === 402) {
@@ -184,34 +156,29 @@ export class GatewaySession {
 		if (!choice.ok) {
 			this.known.delete(path);
 			const message = `Payment refused, nothing was signed: ${choice.reason}`;
-			throw nodeOperationError(this.node, message, {
+			const error = nodeOperationError(this.node, message, {
 				itemIndex,
 				description: `The node pays only what the "${CREDENTIAL}" credential allows: the exact scheme on its network, its USDC token, its pinned payee (if set), at most its Max Price per Request, and an authorization valid for at most ${MAX_TIMEOUT_SECONDS} seconds. If you trust this gateway's new terms, change the credential; otherwise do not use this gateway.`,
 			});
+			throw refusal(error, `${message}. ${CANNOT_PAY}`);
 		}
 		const known: KnownRequirement = { requirement: choice.requirement, resource: paymentRequired.resource };
 		this.known.set(path, known);
 		return known;
 	}
 
-	private async payAndSend(
-		itemIndex: number,
-		url: string,
-		path: string,
-		body: unknown,
-		deadlineMs: number,
-		base64Fields: ReadonlyArray<readonly string[]>,
-		known: KnownRequirement,
-		mayRefresh: boolean,
-	): Promise<GatewayResult> {
+	private async payAndSend(request: PaidRequest, url: string, known: KnownRequirement, mayRefresh: boolean): Promise<GatewayResult> {
+		const { itemIndex, path, body, deadlineMs } = request;
+		const base64Fields = request.base64Fields ?? [];
 		const amount = BigInt(known.requirement.amount);
-		const overBudget = this.ledger.reserve(amount);
+		const overBudget = this.ledger.reserve(amount, this.maxTotalSpend);
 		if (overBudget) {
-			const message = `Spending limit reached, nothing was signed for this item: ${overBudget}`;
-			throw nodeOperationError(this.node, message, {
+			const message = `Spending limit reached, nothing was signed for this item: ${describeOverBudget(overBudget)}`;
+			const error = nodeOperationError(this.node, message, {
 				itemIndex,
 				description: 'Raise "Max Total Spend per Execution (USDC)" in the node options, or send fewer items per execution.',
 			});
+			throw refusal(error, budgetSentence(overBudget, request.unit));
 		}
 		let signed: SignedPayment;
 		try {
@@ -220,10 +187,11 @@ export class GatewaySession {
 			this.ledger.release(amount);
 			// The library refused (its own spend controls) or could not sign: nothing left the node.
 			const message = `Payment refused, nothing was sent: ${(error as Error).message.split('\n')[0].slice(0, 300)}`;
-			throw nodeOperationError(this.node, message, {
+			const refused = nodeOperationError(this.node, message, {
 				itemIndex,
 				description: `Check the "${CREDENTIAL}" credential: network, USDC token address and Max Price per Request.`,
 			});
+			throw refusal(refused, `${message}. ${CANNOT_PAY}`);
 		}
 
 		const outcome = await postJson(url, body, { 'PAYMENT-SIGNATURE': signed.header }, deadlineMs, base64Fields);
@@ -249,7 +217,7 @@ export class GatewaySession {
 			const fresh = decodePaymentRequired(answer.headers['payment-required']);
 			if (mayRefresh && fresh) {
 				const refreshed = this.learn(itemIndex, path, answer);
-				return await this.payAndSend(itemIndex, url, path, body, deadlineMs, base64Fields, refreshed, false);
+				return await this.payAndSend(request, url, refreshed, false);
 			}
 			// First line only: gateways may pass on multi-line library errors.
 			const reason = (fresh?.error ?? settlement?.errorMessage ?? settlement?.errorReason ?? 'no reason given').split('\n')[0].slice(0, 300);

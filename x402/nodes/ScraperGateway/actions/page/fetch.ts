@@ -2,6 +2,7 @@ import type { IBinaryKeyData, IDataObject, IExecuteFunctions, INodeExecutionData
 
 import type { Operation } from '../../../../../nodes/shared/operation';
 import { fileSlug } from '../../../../../nodes/shared/output';
+import { isToolCall } from '../../../../../nodes/shared/tool';
 import { InputValidator } from '../../../../../nodes/shared/validation';
 import { normalizePublicPageUrl } from '../../hosts';
 import { chargedError, deadlineMs, getSession, parallelRequests, paymentOptions } from '../common';
@@ -69,7 +70,8 @@ const asNumber = (value: unknown): number | null => (typeof value === 'number' &
 export const pageFetch: Operation = {
 	value: 'fetch',
 	name: 'Fetch',
-	action: 'Fetch a web page',
+	// An AI Agent's tool is described by this action ("<action> in Scraper Gateway"): it says what it returns and costs.
+	action: 'Fetch a web page as Markdown (0.01 USDC per page, paid from your wallet)',
 	description: 'Fetch one public web page (JavaScript rendered) as HTML, Markdown and a screenshot; pays 0.01 USDC per page over x402',
 	properties: [
 		{
@@ -100,7 +102,7 @@ export const pageFetch: Operation = {
 					name: 'html',
 					type: 'boolean',
 					default: true,
-					description: 'Whether to return the rendered HTML. When off, html is an empty string. Not added: on.',
+					description: 'Whether to return the rendered HTML. When off, html is an empty string. Not added: on (off for an AI Agent, which reads the Markdown).',
 				},
 				{
 					displayName: 'Markdown',
@@ -144,7 +146,7 @@ export const pageFetch: Operation = {
 					name: 'screenshot',
 					type: 'boolean',
 					default: true,
-					description: 'Whether to return a JPEG screenshot, output as a binary file. Screenshots enlarge the answer a lot. Not added: the gateway default.',
+					description: 'Whether to return a JPEG screenshot, output as a binary file. Screenshots enlarge the answer a lot. Not added: the gateway default (off for an AI Agent).',
 				},
 				{
 					displayName: 'Timeout (Seconds)',
@@ -196,9 +198,15 @@ export const pageFetch: Operation = {
 	concurrency: parallelRequests,
 	async execute(itemIndex) {
 		const body = buildFetchRequest(this, itemIndex);
+		const forAgent = isToolCall(this);
+		if (forAgent) {
+			// A model reads text: Markdown only, unless the user asked for HTML or a screenshot.
+			body.html ??= false;
+			body.screenshot ??= false;
+		}
 		const deadline = deadlineMs(this, itemIndex, body.timeout as number | undefined);
 		const session = await getSession(this, itemIndex);
-		const result = await session.post(itemIndex, FETCH_PATH, body, deadline, [SCREENSHOT_FIELD]);
+		const result = await session.post({ itemIndex, path: FETCH_PATH, body, deadlineMs: deadline, base64Fields: [SCREENSHOT_FIELD], unit: 'pages' });
 		const { body: envelope, receipt } = result;
 
 		const answer = (envelope && typeof envelope === 'object' ? envelope : {}) as IDataObject;
@@ -230,6 +238,16 @@ export const pageFetch: Operation = {
 			item.binary = { screenshot: binary } as IBinaryKeyData;
 			json.screenshot = { binaryProperty: 'screenshot', fileName, mimeType: 'image/jpeg', bytes: bytes.length };
 		}
+		if (forAgent) item.json = compactForAgent(json, body);
 		return [item];
 	},
 };
+
+/** What an AI agent reads: the page's Markdown and what it cost, plus the HTML or screenshot only when asked for. */
+function compactForAgent(json: IDataObject, body: IDataObject): IDataObject {
+	const compact: IDataObject = { url: json.url, markdown: json.markdown };
+	if (body.html === true) compact.html = json.html;
+	if (json.screenshot) compact.screenshot = json.screenshot;
+	compact.payment = json.payment;
+	return compact;
+}

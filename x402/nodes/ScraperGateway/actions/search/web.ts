@@ -24,7 +24,8 @@ function resultList(data: unknown): unknown[] | undefined {
 export const searchWeb: Operation = {
 	value: 'web',
 	name: 'Web',
-	action: 'Search the web',
+	// An AI Agent's tool is described by this action ("<action> in Scraper Gateway").
+	action: 'Search the web for titles, links and snippets (0.01 USDC per search, paid from your wallet)',
 	description: 'Get localized search-engine results for a query; pays 0.01 USDC per search over x402',
 	properties: [
 		{
@@ -99,7 +100,7 @@ export const searchWeb: Operation = {
 		const split = v.boolean((this.getNodeParameter('options', itemIndex, {}) as IDataObject).split ?? false, 'One Item per Result');
 
 		const session = await getSession(this, itemIndex);
-		const result = await session.post(itemIndex, SEARCH_PATH, body, deadlineMs(this, itemIndex, undefined));
+		const result = await session.post({ itemIndex, path: SEARCH_PATH, body, deadlineMs: deadlineMs(this, itemIndex, undefined), unit: 'searches' });
 		const { body: envelope, receipt } = result;
 		const answer = (envelope && typeof envelope === 'object' ? envelope : {}) as IDataObject;
 		const data = answer.data as unknown;
