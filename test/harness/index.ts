@@ -7,6 +7,7 @@ import {
 	createDeferredPromise,
 	createRunExecutionData,
 	ICredentialsHelper,
+	NodeConnectionTypes,
 	NodeHelpers,
 	Workflow,
 } from 'n8n-workflow';
@@ -23,6 +24,7 @@ import type {
 	INodeParameters,
 	INodeProperties,
 	INodeType,
+	INodeTypeDescription,
 	INodeTypes,
 	IRequestOptionsSimplified,
 	IRun,
@@ -97,6 +99,21 @@ export function fullNodeType(nodeType: string): string {
 	const found = [...nodes.keys()].find((type) => type.endsWith(`.${nodeType}`));
 	if (!found) throw new Error(`None of our packages has a node named ${nodeType}`);
 	return found;
+}
+
+/**
+ * A node type as n8n offers it to an AI Agent (n8n's convertNodeToAiTool): `<type>Tool`, no main input, an ai_tool
+ * output, the same behaviour.
+ */
+export function asToolType(node: INodeType): INodeType {
+	const description: INodeTypeDescription = {
+		...node.description,
+		name: `${node.description.name}Tool`,
+		displayName: `${node.description.displayName} Tool`,
+		inputs: [],
+		outputs: [NodeConnectionTypes.AiTool],
+	};
+	return { ...node, description, execute: node.execute };
 }
 
 /** Stands in for n8n-nodes-base's Manual Trigger: it emits the items the test gives the workflow. */
@@ -225,6 +242,8 @@ export interface RunOptions {
 	timezone?: string;
 	/** Stops the execution this long after it starts, as the editor's Stop button does (n8n cancels it). */
 	cancelAfterMs?: number;
+	/** The execution's id; each run gets its own unless set (runs sharing one are one execution to the node). */
+	executionId?: string;
 }
 
 export interface RunResult {
@@ -239,17 +258,26 @@ export interface RunResult {
 const NODE_NAME = 'Node Under Test';
 
 /** What n8n gives a node besides its parameters: credentials, URLs, and the execution's hooks. */
+let executions = 0;
+
+/** A fresh execution id, as n8n gives each execution its own. */
+export function newExecutionId(): string {
+	executions += 1;
+	return `harness-execution-${process.pid}-${executions}`;
+}
+
 export function harnessAdditionalData(
 	credentialTypes: Map<string, ICredentialType>,
 	credentials: Record<string, ICredentialDataDecryptedObject>,
 	hooks?: ExecutionLifecycleHooks,
 	currentNodeParameters?: INodeParameters,
+	executionId: string = newExecutionId(),
 ): IWorkflowExecuteAdditionalData {
 	return {
 		hooks,
 		credentialsHelper: new CredentialsHelper(credentialTypes, credentials),
 		currentNodeParameters,
-		executionId: 'harness-execution',
+		executionId,
 		restApiUrl: 'http://localhost:5678/rest',
 		instanceBaseUrl: 'http://localhost:5678/',
 		formWaitingBaseUrl: 'http://localhost:5678/form-waiting',
@@ -326,8 +354,16 @@ export async function runNode(options: RunOptions): Promise<RunResult> {
 	const { nodes, credentials: credentialTypes } = loadPackage();
 	const types = new Map<string, INodeType>(nodes);
 	types.set('n8n-nodes-base.manualTrigger', new ManualTrigger());
+	let fullType: string;
+	if (options.nodeType.endsWith('Tool')) {
+		// One of our nodes as an AI Agent's tool: each run is one tool call.
+		const base = fullNodeType(options.nodeType.slice(0, -'Tool'.length));
+		fullType = `${base}Tool`;
+		types.set(fullType, asToolType(types.get(base) as INodeType));
+	} else {
+		fullType = fullNodeType(options.nodeType);
+	}
 	const nodeTypes = new NodeTypes(types);
-	const fullType = fullNodeType(options.nodeType);
 	const nodeType = nodeTypes.getByNameAndVersion(fullType, options.typeVersion);
 
 	const credentialRefs: INode['credentials'] = {};
@@ -365,7 +401,8 @@ export async function runNode(options: RunOptions): Promise<RunResult> {
 		settings: { timezone: options.timezone ?? 'UTC', executionOrder: 'v1' },
 	});
 
-	const hooks = new ExecutionLifecycleHooks(options.mode ?? 'manual', 'harness-execution', {
+	const executionId = options.executionId ?? newExecutionId();
+	const hooks = new ExecutionLifecycleHooks(options.mode ?? 'manual', executionId, {
 		id: 'harness',
 		name: 'Harness',
 		active: false,
@@ -379,7 +416,7 @@ export async function runNode(options: RunOptions): Promise<RunResult> {
 	const finished = createDeferredPromise<IRun>();
 	hooks.addHandler('workflowExecuteAfter', (run) => finished.resolve(run));
 
-	const additionalData = harnessAdditionalData(credentialTypes, options.credentials, hooks);
+	const additionalData = harnessAdditionalData(credentialTypes, options.credentials, hooks, undefined, executionId);
 
 	const runExecutionData = createRunExecutionData({
 		executionData: {

@@ -1,0 +1,85 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import { runAgent } from '../harness/agent';
+import type { AgentTool } from '../harness/agent';
+import { PLATFORM_DEMO_TOKEN, PlatformSimulator } from '../simulator/platform';
+import { ROUTES } from '../platform/helpers';
+
+/** The Scraper Platform as an AI Agent's tools: an id the model read from one tool's answer reaches the next call. */
+
+let sim: PlatformSimulator;
+
+beforeAll(async () => {
+	sim = new PlatformSimulator();
+	await sim.listen();
+	sim.seedResults(PLATFORM_DEMO_TOKEN, 4);
+});
+
+afterAll(async () => {
+	await sim?.close();
+});
+
+beforeEach(() => sim.server.log.clear());
+
+const credentials = () => ({ scraperPlatformApi: { apiToken: PLATFORM_DEMO_TOKEN, baseUrl: sim.url } });
+
+const listResults: AgentTool = {
+	name: 'List Results',
+	nodeType: 'scraperPlatform',
+	parameters: { resource: 'result', operation: 'getMany', returnAll: false, limit: 3 },
+};
+
+const getResult: AgentTool = {
+	name: 'Get Result',
+	nodeType: 'scraperPlatform',
+	parameters: {
+		resource: 'result',
+		operation: 'get',
+		resultId: { __rl: true, mode: 'id', value: "={{ $fromAI('resultId', 'ID of the result to read', 'string') }}" },
+	},
+};
+
+test('Result > Get by an id the model read from the previous tool output', async () => {
+	const result = await runAgent({
+		credentials: credentials(),
+		tools: [listResults, getResult],
+		turns: [
+			[{ tool: 'List Results', input: {} }],
+			(observations) => [{ tool: 'Get Result', input: { resultId: observations[0].output?.[1].id as string } }],
+		],
+	});
+	expect(result.error).toBeUndefined();
+	const listed = result.observations[0].output ?? [];
+	expect(listed).toHaveLength(3);
+	const chosen = listed[1].id as string;
+	const read = result.observations[1];
+	expect(read.input).toEqual({ resultId: chosen });
+	expect(read.output).toHaveLength(1);
+	expect(read.output?.[0]).toEqual(expect.objectContaining({ id: chosen, status: listed[1].status }));
+	expect(sim.server.log.for(ROUTES.result).map((r) => r.path)).toEqual([`/api/v1/results/${chosen}`]);
+	expect(result.toolDescriptions).toEqual({
+		'List Results': 'Get many results with their IDs and status in Scraper Platform',
+		'Get Result': 'Get a result with its extracted data in Scraper Platform',
+	});
+});
+
+test('an id that is not a UUID comes back to the model as a sentence naming the field and the rule; nothing is sent', async () => {
+	const result = await runAgent({
+		credentials: credentials(),
+		tools: [getResult],
+		turns: [[{ tool: 'Get Result', input: { resultId: 'the second one' } }]],
+	});
+	expect(result.error).toBeUndefined();
+	const response = (result.observations[0].output?.[0] as IDataObject).response as string;
+	expect(response).toMatch(/^Invalid "Result ID": "the second one" is not a UUID/);
+	expect(sim.server.log.for()).toHaveLength(0);
+});
+
+test('an id the service does not know still fails the execution (a 404 is not a refusal)', async () => {
+	const result = await runAgent({
+		credentials: credentials(),
+		tools: [getResult],
+		turns: [[{ tool: 'Get Result', input: { resultId: '00000000-0000-4000-8000-000000000000' } }]],
+	});
+	expect(result.error?.message).toBe('The result "00000000-0000-4000-8000-000000000000" was not found (404)');
+});

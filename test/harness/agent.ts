@@ -1,0 +1,200 @@
+import { ExecutionLifecycleHooks, WorkflowExecute } from 'n8n-core';
+import { createDeferredPromise, createRunExecutionData, NodeConnectionTypes, NodeHelpers, Workflow } from 'n8n-workflow';
+import type {
+	EngineRequest,
+	EngineResponse,
+	ICredentialDataDecryptedObject,
+	IDataObject,
+	IExecuteFunctions,
+	INode,
+	INodeExecutionData,
+	INodeParameters,
+	INodeType,
+	IRun,
+} from 'n8n-workflow';
+
+import { asToolType, fullNodeType, harnessAdditionalData, loadPackage, newExecutionId, NodeTypes } from './index';
+
+/**
+ * An AI Agent without a model, for tests: it asks n8n's engine to run its tool nodes exactly as n8n's AI Agent 3.x
+ * does (an EngineRequest with one action per tool call; the engine runs the tool node once per call, each run with
+ * its own execution context, then resumes the agent with the results), following a script of turns.
+ */
+
+export interface ToolCall {
+	/** The tool node's name in the workflow. */
+	tool: string;
+	/** The arguments a model would give: `$fromAI('key')` in the tool's parameters reads `input.key`. */
+	input: IDataObject;
+}
+
+/** One model turn: the tool calls it makes at once, or a function of what the tools answered so far. */
+export type AgentTurn = ToolCall[] | ((observations: Observation[]) => ToolCall[]);
+
+export interface Observation {
+	tool: string;
+	input: IDataObject;
+	/** The json of the tool's output items, what n8n's agent serialises for the model. */
+	output?: IDataObject[];
+	/** The tool run's error message, when the tool node failed. */
+	error?: string;
+}
+
+interface AgentState {
+	turn: number;
+	observations: Observation[];
+}
+
+const AGENT_NAME = 'Scripted Agent';
+
+function scriptedAgent(turns: AgentTurn[]): INodeType {
+	return {
+		description: {
+			displayName: 'Scripted Agent',
+			name: 'scriptedAgent',
+			group: ['transform'],
+			version: 1,
+			description: 'Calls its tools as a script says',
+			defaults: { name: AGENT_NAME },
+			inputs: [NodeConnectionTypes.Main, NodeConnectionTypes.AiTool],
+			outputs: [NodeConnectionTypes.Main],
+			properties: [],
+		},
+		async execute(this: IExecuteFunctions, response?: EngineResponse) {
+			// The engine may call a node with an empty response (no actions answered yet).
+			const metadata = response?.metadata as Partial<AgentState> | undefined;
+			const previous = typeof metadata?.turn === 'number' ? (metadata as AgentState) : undefined;
+			const observations = [...(previous?.observations ?? [])];
+			for (const result of response?.actionResponses ?? []) {
+				const data = result.data;
+				observations.push({
+					tool: result.action.nodeName,
+					input: result.action.input,
+					output: data.data?.ai_tool?.[0]?.map((item) => item.json),
+					error: data.error?.message,
+				});
+			}
+			const turn = previous ? previous.turn + 1 : 0;
+			const script = turns[turn];
+			const calls = typeof script === 'function' ? script(observations) : script;
+			if (!calls || calls.length === 0) return [[{ json: { observations } as unknown as IDataObject }]];
+			const request: EngineRequest<AgentState & { itemIndex: number }> = {
+				actions: calls.map((call, index) => ({
+					actionType: 'ExecutionNodeAction' as const,
+					nodeName: call.tool,
+					input: call.input,
+					type: NodeConnectionTypes.AiTool,
+					id: `call_${turn}_${index}`,
+					metadata: { itemIndex: 0, turn, observations },
+				})),
+				metadata: { itemIndex: 0, turn, observations },
+			};
+			return request;
+		},
+	};
+}
+
+export interface AgentTool {
+	/** Node name in the workflow, what the agent calls. */
+	name: string;
+	/** Short type of our node, e.g. `scraperGateway`; it runs as `<type>Tool`. */
+	nodeType: string;
+	parameters: INodeParameters;
+	typeVersion?: number;
+	/** Settings > On Error = Continue (regular output). */
+	continueOnFail?: boolean;
+}
+
+export interface AgentRunOptions {
+	tools: AgentTool[];
+	credentials: Record<string, ICredentialDataDecryptedObject>;
+	turns: AgentTurn[];
+	executionId?: string;
+}
+
+export interface AgentRunResult {
+	run: IRun;
+	/** Every tool call and what it answered, in order. */
+	observations: Observation[];
+	/** The error that ended the execution, if any. */
+	error?: Error;
+	/** The description n8n gives the model for each tool (n8n-workflow's own getToolDescriptionForNode). */
+	toolDescriptions: Record<string, string>;
+}
+
+/** Runs Manual Trigger -> Scripted Agent with our nodes as its tools through n8n-core's WorkflowExecute. */
+export async function runAgent(options: AgentRunOptions): Promise<AgentRunResult> {
+	const { nodes, credentials: credentialTypes } = loadPackage();
+	const types = new Map<string, INodeType>();
+	types.set('test.scriptedAgent', scriptedAgent(options.turns));
+	types.set('test.manualTrigger', {
+		description: { ...scriptedAgent([]).description, name: 'manualTrigger', inputs: [], outputs: [NodeConnectionTypes.Main], group: ['trigger'] },
+		async execute(this: IExecuteFunctions) {
+			return [[{ json: {} }]];
+		},
+	});
+	const workflowNodes: INode[] = [
+		{ id: 'trigger', name: 'Manual Trigger', type: 'test.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
+		{ id: 'agent', name: AGENT_NAME, type: 'test.scriptedAgent', typeVersion: 1, position: [200, 0], parameters: {} },
+	];
+	const connections: Workflow['connectionsBySourceNode'] = { 'Manual Trigger': { main: [[{ node: AGENT_NAME, type: 'main', index: 0 }]] } };
+	const toolDescriptions: Record<string, string> = {};
+	for (const [index, tool] of options.tools.entries()) {
+		const base = fullNodeType(tool.nodeType);
+		const baseType = nodes.get(base);
+		if (!baseType) throw new Error(`Unknown node ${tool.nodeType}`);
+		const toolType = asToolType(baseType);
+		types.set(`${base}Tool`, toolType);
+		const credentialRefs: INode['credentials'] = {};
+		for (const type of baseType.description.credentials?.map((c) => c.name) ?? []) credentialRefs[type] = { id: `${type}-id`, name: `${type} test` };
+		const version = tool.typeVersion ?? Math.max(...[baseType.description.version].flat());
+		const node: INode = {
+			id: `tool-${index}`,
+			name: tool.name,
+			type: `${base}Tool`,
+			typeVersion: version,
+			position: [200, 200 + index * 100],
+			parameters: {},
+			credentials: credentialRefs,
+			continueOnFail: tool.continueOnFail,
+			onError: tool.continueOnFail ? 'continueRegularOutput' : undefined,
+		};
+		node.parameters = NodeHelpers.getNodeParameters(toolType.description.properties, tool.parameters, true, false, node, toolType.description) ?? {};
+		toolDescriptions[tool.name] = NodeHelpers.getToolDescriptionForNode(node, toolType);
+		workflowNodes.push(node);
+		connections[tool.name] = { ai_tool: [[{ node: AGENT_NAME, type: 'ai_tool', index: 0 }]] };
+	}
+	const nodeTypes = new NodeTypes(types);
+	const workflow = new Workflow({
+		id: 'harness-agent',
+		name: 'Harness agent',
+		nodes: workflowNodes,
+		connections,
+		nodeTypes,
+		active: false,
+		settings: { timezone: 'UTC', executionOrder: 'v1' },
+	});
+	const executionId = options.executionId ?? newExecutionId();
+	const hooks = new ExecutionLifecycleHooks('manual', executionId, {
+		id: 'harness-agent',
+		name: 'Harness agent',
+		active: false,
+		isArchived: false,
+		createdAt: new Date(),
+		updatedAt: new Date(),
+		nodes: workflowNodes,
+		connections,
+		activeVersionId: null,
+	} as unknown as ConstructorParameters<typeof ExecutionLifecycleHooks>[2]);
+	const finished = createDeferredPromise<IRun>();
+	hooks.addHandler('workflowExecuteAfter', (run) => finished.resolve(run));
+	const additionalData = harnessAdditionalData(credentialTypes, options.credentials, hooks, undefined, executionId);
+	const runExecutionData = createRunExecutionData({
+		executionData: { nodeExecutionStack: [{ node: workflowNodes[0], data: { main: [[{ json: {} }]] }, source: null }] },
+	});
+	await new WorkflowExecute(additionalData, 'manual', runExecutionData).processRunExecutionData(workflow);
+	const run = await finished.promise;
+	const agentOutput = run.data.resultData.runData[AGENT_NAME]?.at(-1)?.data?.main?.[0] as INodeExecutionData[] | undefined;
+	const observations = (agentOutput?.[0]?.json.observations ?? []) as unknown as Observation[];
+	return { run, observations, error: run.data.resultData.error, toolDescriptions };
+}
