@@ -33,7 +33,7 @@ function fetchTool(options: IDataObject = {}, extra: Partial<AgentTool> = {}): A
 	return {
 		name: FETCH_TOOL,
 		nodeType: 'scraperGateway',
-		parameters: { resource: 'page', operation: 'fetch', url: "={{ $fromAI('url', 'Address of the page to read', 'string') }}", options },
+		parameters: { resource: 'page', operation: 'fetch', url: "={{ $fromAI('url', 'Address of the page to read', 'string') }}", options: options as AgentTool['parameters'] },
 		...extra,
 	};
 }
@@ -48,7 +48,7 @@ const pages = (n: number, from = 0): ToolCall[] =>
 	Array.from({ length: n }, (_, i) => ({ tool: FETCH_TOOL, input: { url: `https://research.example.org/page-${from + i + 1}` } }));
 
 const budgetSentence = (paid: number, limit: string) =>
-	`Budget reached: ${paid} pages paid, ${limit} USDC; nothing more was signed. This workflow may spend at most ${limit} USDC per run: answer with what you have.`;
+	`Budget reached: ${paid} ${paid === 1 ? 'page' : 'pages'} paid, ${limit} USDC; nothing more was signed. This workflow may spend at most ${limit} USDC per run: answer with what you have.`;
 
 describe('the spending limit holds across all tool calls of one agent run', () => {
 	test('Max Total Spend 0.05 USDC, the model asks for 20 pages in two turns: exactly 5 are paid and settled once each, the other 15 get the budget sentence', async () => {
@@ -151,6 +151,24 @@ describe('the spending limit holds across all tool calls of one agent run', () =
 		]);
 		const after = await balances(sim, wallet.address);
 		expect(before.payer - after.payer).toBe(800_000n);
+	});
+
+	test('a search tool and a fetch tool paying from one wallet share the budget', async () => {
+		const wallet = sim.testWallets[2];
+		const before = await balances(sim, wallet.address);
+		const result = await runAgent({
+			credentials: walletCredential(sim, wallet),
+			tools: [{ ...searchTool, parameters: { ...searchTool.parameters, options: { maxTotalSpend: 0.03 } } }, fetchTool({ maxTotalSpend: 0.03 })],
+			turns: [[{ tool: SEARCH_TOOL, input: { query: 'heat pumps' } }], pages(4)],
+		});
+		expect(result.error).toBeUndefined();
+		expect(result.observations.filter((o) => o.output?.[0]?.payment)).toHaveLength(3);
+		expect(result.observations.filter((o) => o.output?.[0]?.response).map((o) => o.output?.[0]?.response)).toEqual([
+			'Budget reached: 1 search and 2 pages paid, 0.03 USDC; nothing more was signed. This workflow may spend at most 0.03 USDC per run: answer with what you have.',
+			'Budget reached: 1 search and 2 pages paid, 0.03 USDC; nothing more was signed. This workflow may spend at most 0.03 USDC per run: answer with what you have.',
+		]);
+		const after = await balances(sim, wallet.address);
+		expect(before.payer - after.payer).toBe(3n * PRICE);
 	});
 
 	test('outside an agent the limit also spans every run of the node in one execution (a loop)', async () => {

@@ -46,7 +46,7 @@ export function paymentOptions(extra: INodeProperties[] = []): INodeProperties {
 				type: 'number',
 				typeOptions: { minValue: 0, numberPrecision: 6 },
 				default: DEFAULT_MAX_TOTAL_SPEND_USDC,
-				description: `Most this node may pay in one execution, over all items and every run of it (each tool call of an AI Agent, each round of a loop). An item that would go over it fails before anything is signed; an AI Agent is told the budget is reached instead. Not added: no limit, except as an AI Agent's tool, where it is ${DEFAULT_MAX_TOTAL_SPEND_USDC} USDC.`,
+				description: `Most one execution may pay from this wallet, counting every item and every run of Scraper Gateway nodes with this wallet (each tool call of an AI Agent, each round of a loop). A payment that would go over it is not signed: the item fails, or an AI Agent is told the budget is reached. Not added: no limit, except as an AI Agent's tool, where it is ${DEFAULT_MAX_TOTAL_SPEND_USDC} USDC.`,
 			},
 			{
 				displayName: 'Parallel Requests',
@@ -113,7 +113,7 @@ async function createSession(ctx: IExecuteFunctions): Promise<GatewaySession | C
 			return { field: 'Max Total Spend per Execution (USDC)', message: `${String(options.maxTotalSpend)} is not an amount`, fix: 'Enter an amount in USDC, e.g. 0.5.' };
 		}
 	}
-	return new GatewaySession(ctx.getNode(), result.wallet, ledgerFor(ctx), { maxTotalSpend });
+	return new GatewaySession(ctx.getNode(), result.wallet, ledgerFor(ctx, result.wallet.address), { maxTotalSpend });
 }
 
 /** The execution's payment session; a credential problem becomes this item's error (naming the field, never the key). */

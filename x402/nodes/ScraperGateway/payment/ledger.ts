@@ -7,13 +7,16 @@ export interface OverBudget {
 	amount: bigint;
 	/** Settled or possibly settled, plus reserved by payments in flight. */
 	used: bigint;
-	/** Payments counted in `used`. */
-	payments: number;
+	/** Payments counted in `used`, by what they bought (e.g. "page"). */
+	payments: ReadonlyMap<string, number>;
 	limit: bigint;
 }
 
+/** What one paid call buys, in both numbers: ['page', 'pages']. */
+export type Unit = readonly [one: string, many: string];
+
 /**
- * Debits of one execution of one node: settled, and reserved by payments whose outcome is pending or unknown.
+ * Debits of one wallet in one execution: settled, and reserved by payments whose outcome is pending or unknown.
  * Reservation is synchronous, so payments running at once (parallel items, parallel tool calls of an agent)
  * can never both take the last of the limit.
  */
@@ -22,33 +25,28 @@ export class SpendLedger {
 
 	reserved = 0n;
 
-	/** Payments settled or of unknown outcome. */
-	paid = 0;
-
-	/** Payments reserved and not yet settled or released. */
-	pending = 0;
+	/** Payments reserved or committed (not released), by unit. */
+	private readonly payments = new Map<string, number>();
 
 	/** Reserves `amount`, or says why it cannot. `limit` undefined: no limit beyond the per-request cap. */
-	reserve(amount: bigint, limit: bigint | undefined): OverBudget | undefined {
+	reserve(amount: bigint, limit: bigint | undefined, unit: Unit): OverBudget | undefined {
 		const used = this.committed + this.reserved;
-		if (limit !== undefined && used + amount > limit) return { amount, used, payments: this.paid + this.pending, limit };
+		if (limit !== undefined && used + amount > limit) return { amount, used, payments: new Map(this.payments), limit };
 		this.reserved += amount;
-		this.pending += 1;
+		this.payments.set(unit[0], (this.payments.get(unit[0]) ?? 0) + 1);
 		return undefined;
 	}
 
 	/** The payment certainly did not move money (the gateway answered 402 or 400, or it was never sent). */
-	release(amount: bigint): void {
+	release(amount: bigint, unit: Unit): void {
 		this.reserved -= amount;
-		this.pending -= 1;
+		this.payments.set(unit[0], (this.payments.get(unit[0]) ?? 1) - 1);
 	}
 
 	/** The payment was settled, or its outcome is unknown: it counts as spent. */
 	commit(amount: bigint): void {
 		this.reserved -= amount;
-		this.pending -= 1;
 		this.committed += amount;
-		this.paid += 1;
 	}
 }
 
@@ -58,13 +56,18 @@ export function describeOverBudget(over: OverBudget): string {
 }
 
 /** The refusal as an AI agent reads it: what was paid, and that it should answer with what it has. */
-export function budgetSentence(over: OverBudget, unit: string): string {
-	return `Budget reached: ${over.payments} ${unit} paid, ${usdc(over.used)}; nothing more was signed. This workflow may spend at most ${usdc(over.limit)} per run: answer with what you have.`;
+export function budgetSentence(over: OverBudget, unit: Unit): string {
+	const counts = [...over.payments].filter(([, count]) => count > 0);
+	if (counts.length === 0) counts.push([unit[0], 0]);
+	const plural = (one: string) => (one === unit[0] ? unit[1] : `${one}s`);
+	const paid = counts.map(([one, count]) => `${count} ${count === 1 ? one : plural(one)}`).join(' and ');
+	return `Budget reached: ${paid} paid, ${usdc(over.used)}; nothing more was signed. This workflow may spend at most ${usdc(over.limit)} per run: answer with what you have.`;
 }
 
 /**
- * Ledgers live per execution and node, not per run of the node: an AI Agent runs its tool node once per tool call,
- * each time with a fresh context, and a node inside a loop runs once per round; the limit is for the execution.
+ * Ledgers live per execution and paying wallet, not per run of a node: an AI Agent runs its tool node once per tool
+ * call, each time with a fresh context, a node inside a loop runs once per round, and an agent may have several
+ * Scraper Gateway tools (search, fetch) paying from one wallet; the limit is for what the execution spends.
  * n8n does not tell a node when its execution ends, so a ledger idle for a day is dropped (an agent's calls come
  * seconds apart), and at most MAX_LEDGERS are kept.
  */
@@ -81,15 +84,15 @@ function evict(now: number): void {
 	}
 }
 
-/** The spend ledger of this node in this execution (of this run only, where n8n gives no execution id). */
-export function ledgerFor(ctx: IExecuteFunctions): SpendLedger {
+/** The spend ledger of `payer` in this execution (of this run only, where n8n gives no execution id). */
+export function ledgerFor(ctx: IExecuteFunctions, payer: string): SpendLedger {
 	const executionId = ctx.getExecutionId();
 	if (!executionId) {
 		let ledger = byContext.get(ctx);
 		if (!ledger) byContext.set(ctx, (ledger = new SpendLedger()));
 		return ledger;
 	}
-	const key = `${executionId}\u0000${ctx.getNode().name}`;
+	const key = `${executionId}\u0000${payer.toLowerCase()}`;
 	const now = Date.now();
 	const held = byExecution.get(key);
 	byExecution.delete(key);

@@ -3,7 +3,7 @@ import type { PaymentRequired, PaymentRequirements, ResourceInfo } from '@x402/c
 
 import { nodeApiError, nodeOperationError, refusal } from '../../../../nodes/shared/errors';
 import { budgetSentence, describeOverBudget } from './ledger';
-import type { SpendLedger } from './ledger';
+import type { SpendLedger, Unit } from './ledger';
 import { formatAtomic, usdc } from './money';
 import { decodeSettlement, toReceipt } from './receipt';
 import type { Receipt, Settlement } from './receipt';
@@ -51,8 +51,8 @@ export interface PaidRequest {
 	deadlineMs: number;
 	/** String fields of the answer, e.g. ['data', 'screenshot'], decoded into bytes while it streams in. */
 	base64Fields?: ReadonlyArray<readonly string[]>;
-	/** e.g. "pages": "Budget reached: 5 pages paid, ...". */
-	unit: string;
+	/** What one call buys, for the agent's budget sentence: "Budget reached: 5 pages paid, ...". */
+	unit: Unit;
 }
 
 /**
@@ -171,7 +171,7 @@ export class GatewaySession {
 		const { itemIndex, path, body, deadlineMs } = request;
 		const base64Fields = request.base64Fields ?? [];
 		const amount = BigInt(known.requirement.amount);
-		const overBudget = this.ledger.reserve(amount, this.maxTotalSpend);
+		const overBudget = this.ledger.reserve(amount, this.maxTotalSpend, request.unit);
 		if (overBudget) {
 			const message = `Spending limit reached, nothing was signed for this item: ${describeOverBudget(overBudget)}`;
 			const error = nodeOperationError(this.node, message, {
@@ -184,7 +184,7 @@ export class GatewaySession {
 		try {
 			signed = await this.signer.sign(known.requirement, known.resource);
 		} catch (error) {
-			this.ledger.release(amount);
+			this.ledger.release(amount, request.unit);
 			// The library refused (its own spend controls) or could not sign: nothing left the node.
 			const message = `Payment refused, nothing was sent: ${(error as Error).message.split('\n')[0].slice(0, 300)}`;
 			const refused = nodeOperationError(this.node, message, {
@@ -198,7 +198,7 @@ export class GatewaySession {
 		if (!outcome.ok) {
 			if (outcome.failure.neverSent) {
 				// The signed authorization never left this machine: nothing can be settled with it.
-				this.ledger.release(amount);
+				this.ledger.release(amount, request.unit);
 				throw this.unreachable(itemIndex, outcome.failure);
 			}
 			this.ledger.commit(amount);
@@ -213,7 +213,7 @@ export class GatewaySession {
 		}
 		if (answer.status === 402) {
 			// A 402 means the payment was not accepted or not settled: nothing was charged.
-			this.ledger.release(amount);
+			this.ledger.release(amount, request.unit);
 			const fresh = decodePaymentRequired(answer.headers['payment-required']);
 			if (mayRefresh && fresh) {
 				const refreshed = this.learn(itemIndex, path, answer);
@@ -230,7 +230,7 @@ export class GatewaySession {
 		}
 		if (answer.status === 400) {
 			// Invalid input is rejected before payment.
-			this.ledger.release(amount);
+			this.ledger.release(amount, request.unit);
 			throw this.statusError(itemIndex, answer, undefined);
 		}
 		// Any other answer to a paid request: charged if the gateway says it settled, otherwise unknown.

@@ -206,7 +206,7 @@ export const pageFetch: Operation = {
 		}
 		const deadline = deadlineMs(this, itemIndex, body.timeout as number | undefined);
 		const session = await getSession(this, itemIndex);
-		const result = await session.post({ itemIndex, path: FETCH_PATH, body, deadlineMs: deadline, base64Fields: [SCREENSHOT_FIELD], unit: 'pages' });
+		const result = await session.post({ itemIndex, path: FETCH_PATH, body, deadlineMs: deadline, base64Fields: [SCREENSHOT_FIELD], unit: ['page', 'pages'] });
 		const { body: envelope, receipt } = result;
 
 		const answer = (envelope && typeof envelope === 'object' ? envelope : {}) as IDataObject;

@@ -100,7 +100,7 @@ export const searchWeb: Operation = {
 		const split = v.boolean((this.getNodeParameter('options', itemIndex, {}) as IDataObject).split ?? false, 'One Item per Result');
 
 		const session = await getSession(this, itemIndex);
-		const result = await session.post({ itemIndex, path: SEARCH_PATH, body, deadlineMs: deadlineMs(this, itemIndex, undefined), unit: 'searches' });
+		const result = await session.post({ itemIndex, path: SEARCH_PATH, body, deadlineMs: deadlineMs(this, itemIndex, undefined), unit: ['search', 'searches'] });
 		const { body: envelope, receipt } = result;
 		const answer = (envelope && typeof envelope === 'object' ? envelope : {}) as IDataObject;
 		const data = answer.data as unknown;
