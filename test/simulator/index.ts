@@ -1,20 +1,24 @@
 import { SimClock } from './core/clock';
 import { GatewaySimulator, PRICE_ATOMIC, type GatewaySimulatorOptions } from './gateway';
 import { MARKETPLACE_DEMO_TOKEN, MarketplaceSimulator, type MarketplaceSimulatorOptions } from './marketplace';
+import { ModelSimulator, SCRIPTED_MODEL_ID, type ModelSimulatorOptions } from './model';
 import { DEMO_AI_SCRAPER_IDS, DEMO_MANUAL_SCRAPER_IDS, PLATFORM_DEMO_TOKEN, PlatformSimulator, type PlatformSimulatorOptions } from './platform';
 
 export { SimClock } from './core/clock';
 export { GatewaySimulator, PRICE_ATOMIC } from './gateway';
 export { MarketplaceSimulator, MARKETPLACE_DEMO_TOKEN } from './marketplace';
+export { ModelSimulator, SCRIPTED_MODEL_ID, type ScriptTurn, type ScriptedToolCall, type ScriptArgument } from './model';
 export { PlatformSimulator, PLATFORM_DEMO_TOKEN, DEMO_AI_SCRAPER_IDS, DEMO_MANUAL_SCRAPER_IDS } from './platform';
 
 /** Ports the standalone simulator (`npm run simulator`, the demo) uses unless told otherwise. */
-export const DEFAULT_PORTS = { platform: 4010, marketplace: 4020, gateway: 4030 } as const;
+export const DEFAULT_PORTS = { platform: 4010, marketplace: 4020, gateway: 4030, model: 4040 } as const;
 
 export interface SimulatorPorts {
 	platform: number;
 	marketplace: number;
 	gateway: number;
+	/** The scripted chat model (section D); a free port when omitted. */
+	model?: number;
 }
 
 export interface StartSimulatorOptions {
@@ -25,6 +29,7 @@ export interface StartSimulatorOptions {
 	platform?: Omit<PlatformSimulatorOptions, 'clock'>;
 	marketplace?: Omit<MarketplaceSimulatorOptions, 'clock'>;
 	gateway?: Omit<GatewaySimulatorOptions, 'clock' | 'port'>;
+	model?: Omit<ModelSimulatorOptions, 'clock'>;
 	/**
 	 * Seed the demo account's history (`PlatformSimulator.seedDemo`, `MarketplaceSimulator.seedDemo`): finished
 	 * results for every demo scraper, so lists built from the results show them. The standalone simulator (and so
@@ -38,6 +43,8 @@ export interface SimulatorInfo {
 	platformUrl: string;
 	marketplaceUrl: string;
 	gatewayUrl: string;
+	/** The scripted OpenAI-compatible chat model, `<url>/v1`: the Base URL of an openAiApi credential (any API key). */
+	modelUrl: string;
 	platformToken: string;
 	marketplaceToken: string;
 	/** Scraper ids the demo account owns, for reruns and bulk jobs. */
@@ -61,6 +68,8 @@ export interface RunningSimulator {
 	platform: PlatformSimulator;
 	marketplace: MarketplaceSimulator;
 	gateway: GatewaySimulator;
+	/** The scripted chat model (`setScript`, `requests`, `toolMessages()`, `offeredTools()`). */
+	model: ModelSimulator;
 	info: SimulatorInfo;
 	/** Stops every section and the chain; safe to call twice. */
 	close(): Promise<void>;
@@ -72,9 +81,10 @@ export interface RunningSimulator {
  */
 export async function startSimulator(options: StartSimulatorOptions = {}): Promise<RunningSimulator> {
 	const clock = options.clock ?? new SimClock();
-	const ports = { platform: 0, marketplace: 0, gateway: 0, ...options.ports };
+	const ports = { platform: 0, marketplace: 0, gateway: 0, model: 0, ...options.ports };
 	const platform = new PlatformSimulator({ ...options.platform, clock });
 	const marketplace = new MarketplaceSimulator({ ...options.marketplace, clock });
+	const model = new ModelSimulator({ ...options.model, clock });
 	if (options.demoData) {
 		platform.seedDemo();
 		marketplace.seedDemo();
@@ -92,6 +102,8 @@ export async function startSimulator(options: StartSimulatorOptions = {}): Promi
 		started.push(platform);
 		await marketplace.listen(ports.marketplace);
 		started.push(marketplace);
+		await model.listen(ports.model ?? 0);
+		started.push(model);
 		gateway = await GatewaySimulator.start({ ...options.gateway, clock, port: ports.gateway });
 		started.push(gateway);
 	} catch (error) {
@@ -104,10 +116,12 @@ export async function startSimulator(options: StartSimulatorOptions = {}): Promi
 		platform,
 		marketplace,
 		gateway,
+		model,
 		info: {
 			platformUrl: platform.url,
 			marketplaceUrl: marketplace.url,
 			gatewayUrl: gateway.url,
+			modelUrl: model.baseUrl,
 			platformToken: PLATFORM_DEMO_TOKEN,
 			marketplaceToken: MARKETPLACE_DEMO_TOKEN,
 			demoAiScraperIds: DEMO_AI_SCRAPER_IDS,
@@ -135,6 +149,7 @@ export function describeSimulator(info: SimulatorInfo): string {
 		`x402 gateway     ${info.gatewayUrl}   ${chain.priceUsdc} USDC per request on ${chain.network} (anvil RPC ${chain.rpcUrl})`,
 		`  USDC token ${chain.tokenAddress}, payee ${chain.payTo}`,
 		`  demo wallet ${chain.demoWallet.address} (public anvil development key ${chain.demoWallet.privateKey})`,
+		`Chat model       ${info.modelUrl}   OpenAI-compatible (any Bearer key), model ${SCRIPTED_MODEL_ID}; "Use Responses API" off`,
 		`Demo AI scrapers: ${Object.entries(info.demoAiScraperIds).map(([agent, id]) => `${agent} ${id}`).join(', ')}`,
 		`Demo manual scrapers (bulk): ${info.demoManualScraperIds.join(', ')}`,
 	].join('\n');
