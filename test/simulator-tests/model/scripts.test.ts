@@ -59,6 +59,20 @@ const USER = { role: 'user', content: 'best hiking boots' };
 const SYSTEM = { role: 'system', content: 'You are a helpful assistant' };
 
 describe('scripted tool calls', () => {
+	it("parallel calls replayed the way n8n's agent does (one assistant message per call) count as one turn", async () => {
+		sim.setScript([
+			{ toolCalls: [1, 2, 3].map((n) => ({ tool: 'Fetch_Page', arguments: { url: `https://example.com/${n}` } })) },
+			{ answer: 'read: {{toolResults}}' },
+		]);
+		const replayed = [0, 1, 2].flatMap((i) => [assistantCalls([call(`call_0_${i}`, 'Fetch_Page', { url: `https://example.com/${i + 1}` })]), toolResult(`call_0_${i}`, `page ${i + 1}`)]);
+		const { status, body } = await complete([SYSTEM, USER, ...replayed]);
+		expect(status).toBe(200);
+		expect(body.choices[0].message).toEqual({ role: 'assistant', content: 'read: page 1\npage 2\npage 3' });
+		// Assistant messages with other ids are turns of their own.
+		const foreign = [0, 1].flatMap((i) => [assistantCalls([call(`x${i}`, 'Fetch_Page', { url: 'https://example.com/' })]), toolResult(`x${i}`, 'page')]);
+		expect((await complete([SYSTEM, USER, ...foreign])).body.choices[0].message.content).toBe('Done.');
+	});
+
 	it('a turn with several calls answers one assistant message with parallel calls and JSON argument strings', async () => {
 		sim.setScript([
 			{

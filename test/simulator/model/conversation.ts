@@ -18,7 +18,11 @@ export interface PastToolCall {
 
 /** What a request tells the model, read once: everything scripts and the default policy decide on. */
 export interface Conversation {
-	/** Assistant messages already in `messages`: 0 for the first call of a conversation. */
+	/**
+	 * Turns already in `messages`: 0 for the first call of a conversation. n8n's AI Agent replays the parallel tool
+	 * calls of one turn as one assistant message per call, so assistant messages whose calls carry this simulator's
+	 * ids (`call_<turn>_<index>`) count once per turn; any other assistant message counts as a turn of its own.
+	 */
 	turn: number;
 	/** Text of the last `user` message ('' when none). */
 	question: string;
@@ -33,17 +37,21 @@ export interface Conversation {
 	resultFor(callId: string): string | undefined;
 }
 
+const OWN_CALL_ID = /^call_(\d+)_\d+$/;
+
 export function readConversation(request: ChatCompletionRequest): Conversation {
-	let turn = 0;
+	const turns = new Set<string>();
 	let question = '';
 	const toolResults: string[] = [];
 	let latestResults: string[] = [];
 	const calls: PastToolCall[] = [];
 	const byCallId = new Map<string, string>();
-	for (const message of request.messages) {
+	for (const [index, message] of request.messages.entries()) {
 		if (message.role === 'assistant') {
-			turn++;
-			latestResults = [];
+			const own = OWN_CALL_ID.exec(String(message.tool_calls?.[0]?.id ?? ''));
+			const key = own ? `turn ${own[1]}` : `message ${index}`;
+			if (!turns.has(key)) latestResults = [];
+			turns.add(key);
 			for (const call of message.tool_calls ?? []) {
 				calls.push({ id: String(call?.id ?? ''), name: String(call?.function?.name ?? ''), arguments: String(call?.function?.arguments ?? '') });
 			}
@@ -57,7 +65,7 @@ export function readConversation(request: ChatCompletionRequest): Conversation {
 		}
 	}
 	return {
-		turn,
+		turn: turns.size,
 		question,
 		tools: offeredToolsOf(request),
 		toolResults,
