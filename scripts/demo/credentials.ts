@@ -8,6 +8,7 @@ export const CREDENTIAL_REFS = {
 	scraperPlatformApi: { id: 'scrPlatformDemo1', name: 'Scraper Platform (demo simulator)' },
 	scraperMarketplaceApi: { id: 'scrMarketDemo001', name: 'Scraper Marketplace (demo simulator)' },
 	x402WalletApi: { id: 'scrWalletDemo001', name: 'x402 Wallet (demo chain)' },
+	openAiApi: { id: 'scrOpenAiDemo001', name: 'OpenAI (demo: scripted model on the simulator)' },
 } as const;
 
 export interface ImportedCredential {
@@ -42,6 +43,12 @@ export function demoCredentials(info: SimulatorInfo): ImportedCredential[] {
 				maxPricePerRequest: info.chain.priceUsdc,
 				payTo: info.chain.payTo,
 			},
+		},
+		{
+			// n8n's own OpenAI credential, pointed at the simulator's scripted chat model (example 7's AI Agent).
+			...CREDENTIAL_REFS.openAiApi,
+			type: 'openAiApi',
+			data: { apiKey: 'sk-demo-scripted-model', url: info.modelUrl },
 		},
 	];
 }

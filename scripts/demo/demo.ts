@@ -4,7 +4,7 @@
 //   the repo -> installs both tarballs as community packages -> imports credentials and example workflows ->
 //   starts the editor with an owner account -> prints what to open. Ctrl-C stops everything it started.
 //
-// Flags (all optional): --no-build (pack dist/ as it is), --port=5678, --sim-ports=4010,4020,4030,
+// Flags (all optional): --no-build (pack dist/ as it is), --port=5678, --sim-ports=4010,4020,4030,4040,
 // --user-folder=.n8n-demo/n8n, --n8n-version=2.8.4, --ready-json (print one JSON line when ready)
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -35,7 +35,7 @@ function parseArgs(argv: string[]): DemoOptions {
 	const options: DemoOptions = {
 		build: !argv.includes('--no-build'),
 		port: Number(value('port') ?? 5678),
-		simPorts: simPorts ? { platform: simPorts[0], marketplace: simPorts[1], gateway: simPorts[2] } : { ...DEFAULT_PORTS },
+		simPorts: simPorts ? { platform: simPorts[0], marketplace: simPorts[1], gateway: simPorts[2], model: simPorts[3] ?? 0 } : { ...DEFAULT_PORTS },
 		userFolder: path.resolve(value('user-folder') ?? path.join(DEMO_DIR, 'n8n')),
 		version: value('n8n-version') ?? N8N_STABLE,
 		readyJson: argv.includes('--ready-json'),

@@ -120,7 +120,7 @@ describe.each(browserVersions)('the demo (n8n %s) in chromium', (version) => {
 		// demo the developer has running.
 		demo = spawn(
 			process.execPath,
-			['--import', 'tsx', 'scripts/demo/demo.ts', '--no-build', '--ready-json', `--port=${port}`, '--sim-ports=0,0,0', `--user-folder=${userFolder}`, `--n8n-version=${version}`],
+			['--import', 'tsx', 'scripts/demo/demo.ts', '--no-build', '--ready-json', `--port=${port}`, '--sim-ports=0,0,0,0', `--user-folder=${userFolder}`, `--n8n-version=${version}`],
 			{ cwd: REPO_ROOT, env: cleanEnv(), stdio: ['ignore', 'pipe', 'pipe'], detached: true },
 		);
 		ready = await new Promise<DemoReady>((resolve, reject) => {
@@ -386,7 +386,7 @@ describe.each(browserVersions)('the demo (n8n %s) in chromium', (version) => {
 
 	test('Ctrl-C stops the demo and leaves nothing running (n8n, simulator, chain)', async () => {
 		const rpcPort = Number(new URL(ready.simulator.chain.rpcUrl).port);
-		const ports = [new URL(ready.url).port, ...[ready.simulator.platformUrl, ready.simulator.marketplaceUrl, ready.simulator.gatewayUrl].map((u) => new URL(u).port)].map(Number);
+		const ports = [new URL(ready.url).port, ...[ready.simulator.platformUrl, ready.simulator.marketplaceUrl, ready.simulator.gatewayUrl, ready.simulator.modelUrl].map((u) => new URL(u).port)].map(Number);
 		const exited = new Promise<number | null>((resolve) => demo.once('exit', (code) => resolve(code)));
 		// What a terminal's Ctrl-C does: SIGINT to the demo's process group.
 		killGroup(demo.pid, 'SIGINT');
