@@ -152,6 +152,8 @@ describe.each(versionsUnderTest())('n8n %s: the AI Agent uses our nodes as tools
 	});
 
 	test('example 7: the agent searches, reads the 3 pages it picked (paid and settled once each) and ends in one sheet row per page', async () => {
+		// The example wires our gateway node in as n8n offers it to an agent: the `...Tool` type.
+		expect(example7().nodes.filter((n) => n.type === X402_TOOL).map((n) => n.name)).toEqual(['Search Web', 'Fetch Page']);
 		const before = await sim.gateway.balanceOf(payer());
 		const settledBefore = sim.gateway.settlements.length;
 		const run = expectSuccess(await n8n.execute('scrExample07Agent'));
