@@ -1,5 +1,4 @@
-import { ExecutionLifecycleHooks, WorkflowExecute } from 'n8n-core';
-import { createDeferredPromise, createRunExecutionData, NodeConnectionTypes, NodeHelpers, Workflow } from 'n8n-workflow';
+import { NodeConnectionTypes, NodeHelpers, Workflow } from 'n8n-workflow';
 import type {
 	EngineRequest,
 	EngineResponse,
@@ -13,7 +12,7 @@ import type {
 	IRun,
 } from 'n8n-workflow';
 
-import { asToolType, fullNodeType, harnessAdditionalData, loadPackage, newExecutionId, NodeTypes } from './index';
+import { asToolType, executeWorkflow, fullNodeType, loadPackage, NodeTypes } from './index';
 
 /**
  * An AI Agent without a model, for tests: it asks n8n's engine to run its tool nodes exactly as n8n's AI Agent 3.x
@@ -174,26 +173,13 @@ export async function runAgent(options: AgentRunOptions): Promise<AgentRunResult
 		active: false,
 		settings: { timezone: 'UTC', executionOrder: 'v1' },
 	});
-	const executionId = options.executionId ?? newExecutionId();
-	const hooks = new ExecutionLifecycleHooks('manual', executionId, {
-		id: 'harness-agent',
-		name: 'Harness agent',
-		active: false,
-		isArchived: false,
-		createdAt: new Date(),
-		updatedAt: new Date(),
-		nodes: workflowNodes,
-		connections,
-		activeVersionId: null,
-	} as unknown as ConstructorParameters<typeof ExecutionLifecycleHooks>[2]);
-	const finished = createDeferredPromise<IRun>();
-	hooks.addHandler('workflowExecuteAfter', (run) => finished.resolve(run));
-	const additionalData = harnessAdditionalData(credentialTypes, options.credentials, hooks, undefined, executionId);
-	const runExecutionData = createRunExecutionData({
-		executionData: { nodeExecutionStack: [{ node: workflowNodes[0], data: { main: [[{ json: {} }]] }, source: null }] },
+	const run = await executeWorkflow(workflow, {
+		start: workflowNodes[0],
+		input: [{ json: {} }],
+		credentialTypes,
+		credentials: options.credentials,
+		executionId: options.executionId,
 	});
-	await new WorkflowExecute(additionalData, 'manual', runExecutionData).processRunExecutionData(workflow);
-	const run = await finished.promise;
 	const agentOutput = run.data.resultData.runData[AGENT_NAME]?.at(-1)?.data?.main?.[0] as INodeExecutionData[] | undefined;
 	const observations = (agentOutput?.[0]?.json.observations ?? []) as unknown as Observation[];
 	return { run, observations, error: run.data.resultData.error, toolDescriptions };

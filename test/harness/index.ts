@@ -346,6 +346,48 @@ function toItems(input: RunOptions['input']): INodeExecutionData[] {
 	);
 }
 
+export interface ExecuteOptions {
+	/** The node the execution starts at, given `input` (a trigger's items). */
+	start: INode;
+	input: INodeExecutionData[];
+	credentialTypes: Map<string, ICredentialType>;
+	credentials: Record<string, ICredentialDataDecryptedObject>;
+	/** Default: a fresh one. */
+	executionId?: string;
+	mode?: WorkflowExecuteMode;
+	/** Stops the execution this long after it starts, as the editor's Stop button does. */
+	cancelAfterMs?: number;
+}
+
+/** Runs `workflow` from `start` through n8n-core's real WorkflowExecute, with its lifecycle hooks; resolves when it ends. */
+export async function executeWorkflow(workflow: Workflow, options: ExecuteOptions): Promise<IRun> {
+	const mode = options.mode ?? 'manual';
+	const executionId = options.executionId ?? newExecutionId();
+	const hooks = new ExecutionLifecycleHooks(mode, executionId, {
+		id: workflow.id,
+		name: workflow.name,
+		active: false,
+		isArchived: false,
+		createdAt: new Date(),
+		updatedAt: new Date(),
+		nodes: Object.values(workflow.nodes),
+		connections: workflow.connectionsBySourceNode,
+		activeVersionId: null,
+	} as unknown as ConstructorParameters<typeof ExecutionLifecycleHooks>[2]);
+	const finished = createDeferredPromise<IRun>();
+	hooks.addHandler('workflowExecuteAfter', (run) => finished.resolve(run));
+	const additionalData = harnessAdditionalData(options.credentialTypes, options.credentials, hooks, undefined, executionId);
+	const runExecutionData = createRunExecutionData({
+		executionData: { nodeExecutionStack: [{ node: options.start, data: { main: [options.input] }, source: null }] },
+	});
+	const running = new WorkflowExecute(additionalData, mode, runExecutionData).processRunExecutionData(workflow);
+	const stop = options.cancelAfterMs === undefined ? undefined : setTimeout(() => running.cancel(), options.cancelAfterMs);
+	await running;
+	const run = await finished.promise;
+	clearTimeout(stop);
+	return run;
+}
+
 /**
  * Runs Manual Trigger -> our node through n8n-core's real WorkflowExecute and returns our node's output.
  * Parameters get their defaults filled in by n8n's own NodeHelpers, exactly as the editor saves them.
@@ -401,34 +443,15 @@ export async function runNode(options: RunOptions): Promise<RunResult> {
 		settings: { timezone: options.timezone ?? 'UTC', executionOrder: 'v1' },
 	});
 
-	const executionId = options.executionId ?? newExecutionId();
-	const hooks = new ExecutionLifecycleHooks(options.mode ?? 'manual', executionId, {
-		id: 'harness',
-		name: 'Harness',
-		active: false,
-		isArchived: false,
-		createdAt: new Date(),
-		updatedAt: new Date(),
-		nodes: workflow.nodes ? Object.values(workflow.nodes) : [],
-		connections: workflow.connectionsBySourceNode,
-		activeVersionId: null,
-	} as unknown as ConstructorParameters<typeof ExecutionLifecycleHooks>[2]);
-	const finished = createDeferredPromise<IRun>();
-	hooks.addHandler('workflowExecuteAfter', (run) => finished.resolve(run));
-
-	const additionalData = harnessAdditionalData(credentialTypes, options.credentials, hooks, undefined, executionId);
-
-	const runExecutionData = createRunExecutionData({
-		executionData: {
-			nodeExecutionStack: [{ node: triggerNode, data: { main: [toItems(options.input)] }, source: null }],
-		},
+	const run = await executeWorkflow(workflow, {
+		start: triggerNode,
+		input: toItems(options.input),
+		credentialTypes,
+		credentials: options.credentials,
+		executionId: options.executionId,
+		mode: options.mode,
+		cancelAfterMs: options.cancelAfterMs,
 	});
-	const execution = new WorkflowExecute(additionalData, options.mode ?? 'manual', runExecutionData);
-	const running = execution.processRunExecutionData(workflow);
-	const stop = options.cancelAfterMs === undefined ? undefined : setTimeout(() => running.cancel(), options.cancelAfterMs);
-	await running;
-	const run = await finished.promise;
-	clearTimeout(stop);
 
 	const taskData = run.data.resultData.runData[NODE_NAME]?.[0];
 	const items = (taskData?.data?.main?.[0] ?? []) as INodeExecutionData[];

@@ -310,3 +310,21 @@ export class SimServer {
 		}
 	}
 }
+
+/** A simulated API on its own SimServer: how every section is started, stopped and addressed. */
+export abstract class SimSection {
+	abstract readonly server: SimServer;
+
+	listen(port?: number): Promise<string> {
+		return this.server.listen(port);
+	}
+
+	close(): Promise<void> {
+		return this.server.close();
+	}
+
+	/** Root URL of the section, e.g. http://127.0.0.1:4010. */
+	get url(): string {
+		return this.server.url;
+	}
+}

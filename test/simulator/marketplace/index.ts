@@ -1,7 +1,7 @@
 import { SimClock } from '../core/clock';
 import { planConcurrency, type ConcurrencyStats } from '../core/concurrency';
 import { RateLimiter } from '../core/ratelimit';
-import { SimServer, type SimReply, type SimRequest } from '../core/server';
+import { SimSection, SimServer, type SimReply, type SimRequest } from '../core/server';
 import { malformedJson, marketplaceErrorBody, notFound, tooManyRequests, unauthorized, validationFailed } from './errors';
 import { scrapeJobBoard, type JobBoardTimings } from './jobboard';
 import { attempt, CronError, parseCron, resolveTimeZone } from './cron';
@@ -173,7 +173,7 @@ type Authed = (req: SimRequest, userId: number) => SimReply | Promise<SimReply>;
  * validation naming each invalid field, scrapers whose runs move queued -> running -> succeeded/failed over
  * simulated time, paged results, run HTML and the synchronous job-board scrape.
  */
-export class MarketplaceSimulator {
+export class MarketplaceSimulator extends SimSection {
 	readonly server: SimServer;
 	readonly clock: SimClock;
 	/** Timings, limits and the answers' content type; mutable while running. */
@@ -184,6 +184,7 @@ export class MarketplaceSimulator {
 	private readonly concurrencyLimits = new Map<number, number>();
 
 	constructor(options: MarketplaceSimulatorOptions = {}) {
+		super();
 		this.clock = options.clock ?? new SimClock();
 		this.options = {
 			...MARKETPLACE_DEFAULT_TIMINGS,
@@ -207,18 +208,6 @@ export class MarketplaceSimulator {
 		this.store.addToken(MARKETPLACE_OTHER_USER_TOKEN, 2);
 		this.limiter = new RateLimiter(() => this.clock.now());
 		this.registerRoutes();
-	}
-
-	listen(port?: number): Promise<string> {
-		return this.server.listen(port);
-	}
-
-	close(): Promise<void> {
-		return this.server.close();
-	}
-
-	get url(): string {
-		return this.server.url;
 	}
 
 	/** Adds an account token; returns nothing, the token works at once. */

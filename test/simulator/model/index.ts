@@ -1,5 +1,5 @@
 import { SimClock } from '../core/clock';
-import { SimServer, type SimReply, type SimRequest } from '../core/server';
+import { SimSection, SimServer, type SimReply, type SimRequest } from '../core/server';
 import { readConversation, type TurnDecision, type TurnOutcome } from './conversation';
 import { defaultPolicy } from './policy';
 import {
@@ -55,7 +55,7 @@ export const RESPONSES_API_MESSAGE =
  * Deterministic and stateless per conversation: the turn is the number of assistant messages in the request; the
  * answer is the script's turn (`setScript`) or, without a script, the default research policy (`policy.ts`).
  */
-export class ModelSimulator {
+export class ModelSimulator extends SimSection {
 	readonly server: SimServer;
 	readonly clock: SimClock;
 	private script?: ScriptTurn[];
@@ -64,6 +64,7 @@ export class ModelSimulator {
 	private completions = 0;
 
 	constructor(options: ModelSimulatorOptions = {}) {
+		super();
 		this.clock = options.clock ?? new SimClock();
 		this.server = new SimServer({
 			name: 'model',
@@ -73,19 +74,6 @@ export class ModelSimulator {
 		});
 		if (options.script) this.setScript(options.script);
 		this.registerRoutes();
-	}
-
-	listen(port?: number): Promise<string> {
-		return this.server.listen(port);
-	}
-
-	close(): Promise<void> {
-		return this.server.close();
-	}
-
-	/** Root URL of the server (no `/v1`). */
-	get url(): string {
-		return this.server.url;
 	}
 
 	/** `<url>/v1`: what the openAiApi credential's Base URL takes. */

@@ -2,7 +2,7 @@ import { SimClock } from '../core/clock';
 import { planConcurrency, type ConcurrencyStats } from '../core/concurrency';
 import { SeededRandom, hashString } from '../core/random';
 import { RateLimiter } from '../core/ratelimit';
-import { SimServer, type Handler, type SimReply, type SimRequest } from '../core/server';
+import { SimSection, SimServer, type Handler, type SimReply, type SimRequest } from '../core/server';
 import {
 	AccountStore,
 	PLATFORM_DEMO_TOKEN,
@@ -240,7 +240,7 @@ function pageCurl(url: string): string {
  * The platform API (section B) on a loopback port: every documented endpoint, error and limit, with state
  * kept in memory and time-dependent state (bulk progress) derived from `clock.now()` when read.
  */
-export class PlatformSimulator {
+export class PlatformSimulator extends SimSection {
 	readonly server: SimServer;
 	readonly clock: SimClock;
 	/** Mutable: new requests, new bulk jobs and unconfigured accounts pick up changes. */
@@ -255,6 +255,7 @@ export class PlatformSimulator {
 	private demoSeeded = false;
 
 	constructor(options: PlatformSimulatorOptions = {}) {
+		super();
 		this.clock = options.clock ?? new SimClock();
 		this.options = {
 			bulkUrlDurationMs: options.bulkUrlDurationMs ?? 2000,
@@ -279,18 +280,6 @@ export class PlatformSimulator {
 		this.accounts = new AccountStore(this.clock.now());
 		this.seedScrapers();
 		this.registerRoutes();
-	}
-
-	listen(port?: number): Promise<string> {
-		return this.server.listen(port);
-	}
-
-	close(): Promise<void> {
-		return this.server.close();
-	}
-
-	get url(): string {
-		return this.server.url;
 	}
 
 	// ---- test-control interface (in-process) ----
