@@ -31,6 +31,15 @@ export function withItemIndex(ctx: IExecuteFunctions, error: unknown, itemIndex:
 	return new NodeOperationError(ctx.getNode(), error as Error, { itemIndex });
 }
 
+/**
+ * Run as an AI Agent's tool, a refusal (nothing sent, nothing signed) becomes `{ response: <sentence> }` for the
+ * model: it reads why and can go on, where a failed tool call would end the execution. Undefined otherwise.
+ */
+export function answerForAgent(ctx: IExecuteFunctions, error: unknown, itemIndex: number): INodeExecutionData | undefined {
+	const answer = isToolCall(ctx) ? refusalForAgent(error) : undefined;
+	return answer === undefined ? undefined : { json: { response: answer }, pairedItem: { item: itemIndex } };
+}
+
 function errorItem(error: Error & { description?: string | null }, itemIndex: number): INodeExecutionData {
 	const json: IDataObject = { error: error.message };
 	if (error.description) json.description = error.description;
@@ -42,8 +51,7 @@ function errorItem(error: Error & { description?: string | null }, itemIndex: nu
 /**
  * Runs `handler` for every input item and returns all outputs in input order. With Continue On Fail an item's
  * error becomes an output item `{ error, description }` paired with it; otherwise the first error stops the node.
- * Run as an AI Agent's tool, a refusal (nothing sent, nothing signed) becomes `{ response: <sentence> }` instead:
- * the agent reads why and can go on, where a failed tool call would end the execution.
+ * A refusal answers an AI Agent instead (`answerForAgent`).
  * `concurrency` > 1 runs that many items at once; the output order stays the input order.
  */
 export async function runForEachItem(
@@ -55,7 +63,6 @@ export async function runForEachItem(
 	const concurrency = Math.max(1, Math.min(options.concurrency ?? 1, count || 1));
 	const results: INodeExecutionData[][] = new Array(count);
 	const continueOnFail = ctx.continueOnFail();
-	const forAgent = isToolCall(ctx);
 	let next = 0;
 	let failure: Error | undefined;
 
@@ -66,9 +73,9 @@ export async function runForEachItem(
 				results[itemIndex] = pairWith(await handler(itemIndex), itemIndex);
 			} catch (error) {
 				const err = withItemIndex(ctx, error, itemIndex);
-				const answer = forAgent ? refusalForAgent(err) : undefined;
-				if (answer !== undefined) {
-					results[itemIndex] = [{ json: { response: answer }, pairedItem: { item: itemIndex } }];
+				const answer = answerForAgent(ctx, err, itemIndex);
+				if (answer) {
+					results[itemIndex] = [answer];
 					continue;
 				}
 				if (!continueOnFail) {

@@ -8,7 +8,7 @@ import type {
 import { NodeOperationError } from 'n8n-workflow';
 
 import { RequestLimiter, setRequestLimiter } from './concurrency';
-import { runForEachItem } from './items';
+import { answerForAgent, runForEachItem } from './items';
 import { InputValidator } from './validation';
 
 /** The most requests one node sends at once: the service's highest plan allows 100 per account. */
@@ -143,7 +143,17 @@ export async function routeOperation(ctx: IExecuteFunctions, resources: Resource
 			description: 'Open the node and choose the resource and operation again.',
 		});
 	}
-	if (operation.executeAll) return [await operation.executeAll.call(ctx)];
+	if (operation.executeAll) {
+		const outcome = await operation.executeAll.call(ctx).then(
+			(items) => ({ items }),
+			(error: unknown) => ({ error }),
+		);
+		if ('items' in outcome) return [outcome.items];
+		// One answer per input item (an agent's tool call has one), or the error as it was.
+		const answers = ctx.getInputData().map((_, itemIndex) => answerForAgent(ctx, outcome.error, itemIndex));
+		if (answers.length === 0 || answers.some((answer) => answer === undefined)) throw outcome.error;
+		return [answers as INodeExecutionData[]];
+	}
 	const execute = operation.execute;
 	if (!execute) throw new NodeOperationError(ctx.getNode(), `The operation "${operationValue}" has no behaviour`);
 	let concurrency: number;

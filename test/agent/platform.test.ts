@@ -2,7 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { runAgent } from '../harness/agent';
 import type { AgentTool } from '../harness/agent';
-import { PLATFORM_DEMO_TOKEN, PlatformSimulator } from '../simulator/platform';
+import { DEMO_MANUAL_SCRAPER_IDS, PLATFORM_DEMO_TOKEN, PlatformSimulator } from '../simulator/platform';
 import { ROUTES } from '../platform/helpers';
 
 /** The Scraper Platform as an AI Agent's tools: an id the model read from one tool's answer reaches the next call. */
@@ -82,4 +82,26 @@ test('an id the service does not know still fails the execution (a 404 is not a 
 		turns: [[{ tool: 'Get Result', input: { resultId: '00000000-0000-4000-8000-000000000000' } }]],
 	});
 	expect(result.error?.message).toBe('The result "00000000-0000-4000-8000-000000000000" was not found (404)');
+});
+
+test('Bulk > Start (one request for all items) answers a refused URL list with a sentence too; nothing is sent', async () => {
+	const result = await runAgent({
+		credentials: credentials(),
+		tools: [
+			{
+				name: 'Start Bulk Job',
+				nodeType: 'scraperPlatform',
+				parameters: {
+					resource: 'bulk',
+					operation: 'start',
+					scraperId: { __rl: true, mode: 'id', value: DEMO_MANUAL_SCRAPER_IDS[0] },
+					urls: "={{ $fromAI('urls', 'Page addresses, one per line', 'string') }}",
+				},
+			},
+		],
+		turns: [[{ tool: 'Start Bulk Job', input: { urls: 'https://shop.example.com/a\nnot a url' } }]],
+	});
+	expect(result.error).toBeUndefined();
+	expect(result.observations[0].output).toEqual([{ response: 'Invalid "URLs (entry 2)": "not a url" is not a valid URL. Enter a full address starting with https:// or http://.' }]);
+	expect(sim.server.log.for()).toHaveLength(0);
 });
