@@ -213,6 +213,54 @@ export class N8nInstance {
 		return { name, version, dir };
 	}
 
+	/**
+	 * Installs community packages BY NAME from an npm registry, the manual install n8n documents for self-hosted
+	 * n8n ("npm install <package>" in ~/.n8n/nodes, then restart): `npm install <name>@<version>` in
+	 * <n8n folder>/nodes (its package.json created as n8n creates it), with the flags n8n's own installer uses
+	 * (CommunityPackagesService in n8n 2.x) plus `--legacy-peer-deps`: n8n's installer strips peerDependencies
+	 * before it installs, so the `n8n-workflow` peer is never installed beside the package (n8n provides it);
+	 * `--legacy-peer-deps` is npm's way to the same result. `--save-exact`: nodes/package.json records the exact
+	 * version, as n8n records it. Specs are `name` (the registry's latest) or `name@version`. `npmCache`: an npm
+	 * cache folder of its own (default npm's), so every tarball is downloaded from the registry, not reused.
+	 */
+	async installFromRegistry(
+		specs: string[],
+		registryUrl: string,
+		options: { npmCache?: string } = {},
+	): Promise<Array<{ name: string; version: string; dir: string }>> {
+		const nodesDir = path.join(this.n8nFolder, 'nodes');
+		mkdirSync(nodesDir, { recursive: true });
+		const manifestPath = path.join(nodesDir, 'package.json');
+		if (!existsSync(manifestPath)) {
+			writeFileSync(manifestPath, JSON.stringify({ name: 'installed-nodes', private: true, dependencies: {} }, null, 2));
+		}
+		await run(
+			'npm',
+			[
+				'install',
+				...specs,
+				`--registry=${registryUrl}`,
+				'--audit=false',
+				'--fund=false',
+				'--bin-links=false',
+				'--install-strategy=shallow',
+				'--ignore-scripts=true',
+				'--package-lock=false',
+				'--legacy-peer-deps',
+				'--save-exact',
+				'--loglevel=error',
+				...(options.npmCache ? [`--cache=${options.npmCache}`] : []),
+			],
+			{ cwd: nodesDir, env: this.runtime.env({ NODE_ENV: 'production' }), quiet: true, timeoutMs: 300_000 },
+		);
+		return specs.map((spec) => {
+			const name = spec.replace(/(.)@.*$/, '$1');
+			const dir = path.join(nodesDir, 'node_modules', name);
+			const { version } = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as { version: string };
+			return { name, version, dir };
+		});
+	}
+
 	/** `n8n import:credentials` of plain (unencrypted) credential objects {id, name, type, data}. */
 	async importCredentials(credentials: unknown[]): Promise<void> {
 		const file = path.join(this.userFolder, 'import-credentials.json');

@@ -1,4 +1,5 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports -- end-to-end test in plain Node: it runs a real n8n process and reads the files it writes */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- end-to-end test in plain Node: it runs a real n8n process and a local npm registry, and reads the files they write */
+import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -6,11 +7,12 @@ import path from 'node:path';
 import { demoCredentials } from '../../scripts/demo/credentials';
 import { N8nInstance, nodeOutput, type ExecuteResult, type N8nItem } from '../../scripts/demo/n8n';
 import { REPO_ROOT } from '../../scripts/demo/pack';
+import type { LocalRegistry, PublishedPackage } from '../../scripts/demo/registry';
 import { isInstalled, runtimeFor } from '../../scripts/demo/runtime';
 import { decodeJpeg, validateFetchRequest } from '../simulator/gateway';
 import { simulateFetch } from '../simulator/gateway/upstream';
 import { DEMO_MANUAL_SCRAPER_IDS, MARKETPLACE_DEMO_TOKEN, PLATFORM_DEMO_TOKEN, PRICE_ATOMIC, startSimulator, type RunningSimulator } from '../simulator/index';
-import { binaryFile, tarballsUnderTest, versionsUnderTest } from './support';
+import { binaryFile, startRegistryWithPackages, tarballsUnderTest, versionsUnderTest } from './support';
 
 const EXAMPLES = path.join(REPO_ROOT, 'examples');
 const PACKAGE = 'n8n-nodes-scraper-service';
@@ -33,16 +35,41 @@ function expectSuccess(result: ExecuteResult): NonNullable<ExecuteResult['run']>
 const keysOf = (items: N8nItem[]) => items.map((i) => Object.keys(i.json));
 const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
+// One local npm registry for every version: both packages published to it once, as they would be to npm.
+let registry: LocalRegistry;
+let published: PublishedPackage[];
+
+beforeAll(async () => {
+	({ registry, published } = await startRegistryWithPackages());
+});
+
+afterAll(async () => {
+	await registry?.stop();
+});
+
 describe.each(versionsUnderTest())('n8n %s runs the example workflows headless (n8n execute)', (version) => {
 	let sim: RunningSimulator;
 	let n8n: N8nInstance;
+	/** What the registry received while this version's n8n folder got the packages. */
+	let received: Array<{ method: string; url: string; npmCommand?: string }>;
+	let downloads: Record<string, number>;
 
 	beforeAll(async () => {
 		const runtime = await runtimeFor(version);
 		if (!isInstalled(runtime)) throw new Error(`n8n ${version} is not installed in ${runtime.dir}: run \`npm run test:e2e\`, which installs it first.`);
 		sim = await startSimulator();
 		n8n = new N8nInstance({ runtime, userFolder: mkdtempSync(path.join(os.tmpdir(), `n8n-e2e-${version}-`)) });
-		for (const tarball of tarballsUnderTest()) await n8n.installCommunityPackage(tarball);
+		// By name from the registry, as a self-hosted user installs them (`npm install <name>` in ~/.n8n/nodes). An
+		// npm cache of its own: the tarballs are downloaded, not reused from an earlier run's cache.
+		const before = registry.received().length;
+		const downloadsBefore = Object.fromEntries(published.map((p) => [p.name, registry.downloads(p.name).length]));
+		await n8n.installFromRegistry(
+			published.map((p) => `${p.name}@${p.version}`),
+			registry.url,
+			{ npmCache: path.join(n8n.userFolder, 'npm-cache') },
+		);
+		received = registry.received().slice(before);
+		downloads = Object.fromEntries(published.map((p) => [p.name, registry.downloads(p.name).length - downloadsBefore[p.name]]));
 		await n8n.importCredentials(demoCredentials(sim.info));
 		await n8n.importWorkflows(EXAMPLES);
 	});
@@ -52,7 +79,7 @@ describe.each(versionsUnderTest())('n8n %s runs the example workflows headless (
 		if (n8n) rmSync(n8n.userFolder, { recursive: true, force: true });
 	});
 
-	test('both packages sit in the community nodes folder, installed the way n8n installs them', () => {
+	test('both packages sit in the community nodes folder, installed by name the way n8n installs them', () => {
 		const nodesDir = path.join(n8n.n8nFolder, 'nodes');
 		const manifest = JSON.parse(readFileSync(path.join(nodesDir, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
 		expect(Object.keys(manifest.dependencies).sort()).toEqual([PACKAGE, X402_PACKAGE]);
@@ -67,8 +94,32 @@ describe.each(versionsUnderTest())('n8n %s runs the example workflows headless (
 		// The core ships our compiled code file by file; the x402 package one bundle per node and credential.
 		expect(existsSync(path.join(nodesDir, 'node_modules', PACKAGE, 'dist/nodes/shared/transport.js'))).toBe(true);
 		expect(existsSync(path.join(nodesDir, 'node_modules', X402_PACKAGE, 'dist/nodes/ScraperGateway/ScraperGateway.node.js'))).toBe(true);
+		// The n8n-workflow peer dependency is not installed beside them: n8n provides it.
+		expect(existsSync(path.join(nodesDir, 'node_modules', 'n8n-workflow'))).toBe(false);
 		// Loaded from there only (no custom extensions folder): node types are `<package>.<name>`.
 		expect(n8n.env().N8N_CUSTOM_EXTENSIONS).toBeUndefined();
+	});
+
+	test('both packages came from the local registry: npm install fetched them there, byte for byte our tarballs', async () => {
+		const lock = JSON.parse(readFileSync(path.join(n8n.n8nFolder, 'nodes', 'node_modules', '.package-lock.json'), 'utf8')) as {
+			packages: Record<string, { version: string; integrity: string }>;
+		};
+		const tarballs = tarballsUnderTest();
+		for (const [i, pkg] of published.entries()) {
+			const file = `/${pkg.name}/-/${pkg.name}-${pkg.version}.tgz`;
+			expect(pkg.tarball).toBe(`${registry.url}${file.slice(1)}`);
+			// `npm install` asked the registry for the package's document, then downloaded its tarball (200).
+			expect(received).toContainEqual({ method: 'GET', url: `/${pkg.name}`, npmCommand: 'install' });
+			expect(received).toContainEqual({ method: 'GET', url: file, npmCommand: 'install' });
+			expect(downloads[pkg.name]).toBeGreaterThanOrEqual(1);
+			// What npm installed is what the registry serves, which is the tarball `npm pack` made.
+			const served = (await registry.packument(pkg.name)).body as { versions: Record<string, { dist: { integrity: string } }> };
+			const integrity = `sha512-${createHash('sha512').update(readFileSync(tarballs[i])).digest('base64')}`;
+			expect(served.versions[pkg.version].dist.integrity).toBe(integrity);
+			expect(lock.packages[`node_modules/${pkg.name}`]).toMatchObject({ version: pkg.version, integrity });
+		}
+		// Nothing else was installed: the registry was asked for our two packages only.
+		expect(new Set(received.map((r) => r.url.split('/')[1]))).toEqual(new Set(published.map((p) => p.name)));
 	});
 
 	test('example 1: AI scraper create and rerun -> one spreadsheet row per record', async () => {

@@ -1,8 +1,12 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- end-to-end test support in plain Node: it reads the environment the e2e runner sets and files n8n wrote */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- end-to-end test support in plain Node: it reads the environment the e2e runner sets and files n8n wrote, and starts a local npm registry */
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 
+import { sleep } from 'n8n-workflow';
+
+import type { N8nInstance } from '../../scripts/demo/n8n';
 import { DEMO_DIR } from '../../scripts/demo/pack';
+import { LocalRegistry, type PublishedPackage } from '../../scripts/demo/registry';
 import { N8N_STABLE } from '../../scripts/demo/runtime';
 
 /** n8n versions under test: set by `npm run test:e2e` (scripts/demo/e2e.ts), default the stable one. */
@@ -34,4 +38,39 @@ export function binaryFile(n8nFolder: string, id: string): string {
 		if (existsSync(file)) return file;
 	}
 	throw new Error(`Binary data ${id} not found under ${n8nFolder}`);
+}
+
+/**
+ * A local npm registry (Verdaccio) serving the packed packages under test, published with `npm publish` as they
+ * would be to npm; the caller stops it (`registry.stop()`).
+ */
+export async function startRegistryWithPackages(tarballs = tarballsUnderTest()): Promise<{ registry: LocalRegistry; published: PublishedPackage[] }> {
+	const registry = new LocalRegistry();
+	await registry.start();
+	const published: PublishedPackage[] = [];
+	try {
+		for (const tarball of tarballs) published.push(await registry.publish(tarball));
+	} finally {
+		// A failed publish leaves nothing running.
+		if (published.length !== tarballs.length) await registry.stop();
+	}
+	return { registry, published };
+}
+
+/**
+ * Waits until n8n serves its REST API. On a fresh database n8n answers every route with 200 "n8n is starting up.
+ * Please wait" while it migrates, /rest/settings included: ready once that answers JSON.
+ */
+export async function waitUntilReady(n8n: N8nInstance, timeoutMs = 180_000): Promise<void> {
+	const deadline = Date.now() + timeoutMs;
+	for (;;) {
+		try {
+			const res = await fetch(`${n8n.baseUrl}/rest/settings`);
+			if (res.ok && (res.headers.get('content-type') ?? '').includes('application/json')) return;
+		} catch {
+			// Not listening.
+		}
+		if (Date.now() > deadline) throw new Error(`n8n on ${n8n.baseUrl} did not get ready in ${timeoutMs} ms\n${n8n.log.slice(-3000)}`);
+		await sleep(500);
+	}
 }
