@@ -309,8 +309,9 @@ export class N8nInstance {
 		while (Date.now() < deadline) {
 			if (child.exitCode !== null) throw new Error(`n8n start exited with ${child.exitCode}\n${this.serverLog.slice(-4000)}`);
 			try {
+				// While it migrates a fresh database n8n answers every route 200 "n8n is starting up": ready means JSON.
 				const res = await fetch(`${this.baseUrl}/rest/settings`);
-				if (res.ok) return;
+				if (res.ok && (res.headers.get('content-type') ?? '').includes('application/json')) return;
 			} catch {
 				// Not listening yet.
 			}

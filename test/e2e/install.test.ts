@@ -13,7 +13,7 @@ import path from 'node:path';
 import { N8nInstance, freePort } from '../../scripts/demo/n8n';
 import type { LocalRegistry, PublishedPackage } from '../../scripts/demo/registry';
 import { isInstalled, runtimeFor } from '../../scripts/demo/runtime';
-import { startRegistryWithPackages, versionsUnderTest, waitUntilReady } from './support';
+import { startRegistryWithPackages, versionsUnderTest } from './support';
 
 const OWNER = { email: 'install-test@example.com', password: 'InstallTest1', firstName: 'Install', lastName: 'Test' };
 const OUR_TYPES = [
@@ -46,10 +46,9 @@ describe.each(versionsUnderTest())('n8n %s: installing our packages by name from
 	let n8n: N8nInstance;
 	let cookie: string;
 
-	/** Starts n8n, waits for its REST API, signs in as the owner (created on the first start). */
+	/** Starts n8n (ready once its REST API answers JSON), signs in as the owner (created on the first start). */
 	async function startAndSignIn(): Promise<void> {
 		await n8n.start();
-		await waitUntilReady(n8n);
 		await n8n.setupOwner(OWNER);
 		cookie = await n8n.login(OWNER.email, OWNER.password);
 	}

@@ -2,9 +2,6 @@
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 
-import { sleep } from 'n8n-workflow';
-
-import type { N8nInstance } from '../../scripts/demo/n8n';
 import { DEMO_DIR } from '../../scripts/demo/pack';
 import { LocalRegistry, type PublishedPackage } from '../../scripts/demo/registry';
 import { N8N_STABLE } from '../../scripts/demo/runtime';
@@ -57,20 +54,3 @@ export async function startRegistryWithPackages(tarballs = tarballsUnderTest()):
 	return { registry, published };
 }
 
-/**
- * Waits until n8n serves its REST API. On a fresh database n8n answers every route with 200 "n8n is starting up.
- * Please wait" while it migrates, /rest/settings included: ready once that answers JSON.
- */
-export async function waitUntilReady(n8n: N8nInstance, timeoutMs = 180_000): Promise<void> {
-	const deadline = Date.now() + timeoutMs;
-	for (;;) {
-		try {
-			const res = await fetch(`${n8n.baseUrl}/rest/settings`);
-			if (res.ok && (res.headers.get('content-type') ?? '').includes('application/json')) return;
-		} catch {
-			// Not listening.
-		}
-		if (Date.now() > deadline) throw new Error(`n8n on ${n8n.baseUrl} did not get ready in ${timeoutMs} ms\n${n8n.log.slice(-3000)}`);
-		await sleep(500);
-	}
-}
