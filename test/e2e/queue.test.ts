@@ -1,0 +1,467 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- end-to-end test in plain Node: it runs n8n in queue mode (main, workers, Redis, PostgreSQL), writes the workflows it imports, checks process ids and prints its figures */
+import { copyFileSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+import { sleep } from 'n8n-workflow';
+
+import { demoCredentials } from '../../scripts/demo/credentials';
+import { nodeOutput, type N8nItem, type N8nRun } from '../../scripts/demo/n8n';
+import { REPO_ROOT } from '../../scripts/demo/pack';
+import { N8nRestClient, QueueCluster, type RestExecution } from '../../scripts/demo/queue';
+import { N8N_STABLE, isInstalled, runtimeFor } from '../../scripts/demo/runtime';
+import { validateFetchRequest } from '../simulator/gateway';
+import { simulateFetch } from '../simulator/gateway/upstream';
+import { DEMO_MANUAL_SCRAPER_IDS, MARKETPLACE_DEMO_TOKEN, PLATFORM_DEMO_TOKEN, PRICE_ATOMIC, startSimulator, type RunningSimulator } from '../simulator/index';
+import { tarballsUnderTest } from './support';
+
+/**
+ * n8n 2.8.4 scaled out: `n8n start` (main), two `n8n worker`s, Redis (the queue) and PostgreSQL (the database),
+ * all started here (scripts/demo/queue.ts) and stopped at the end. Manual runs are offloaded to the workers; the
+ * examples must give the same rows as in one process (test/e2e/headless.test.ts), binary data must travel from a
+ * worker to main, the Bulk Trigger (polled by main) must fire once per completed job, and a worker killed mid-run
+ * must not stop the other.
+ */
+
+const VERSION = process.env.E2E_QUEUE_N8N_VERSION ?? N8N_STABLE;
+const EXAMPLES = path.join(REPO_ROOT, 'examples');
+const OWNER = { email: 'queue@example.com', password: 'QueueOwner1', firstName: 'Queue', lastName: 'Owner' };
+const BULK_SCRAPER = DEMO_MANUAL_SCRAPER_IDS[0];
+const TRIGGER_ID = 'scrQueueTrig0006';
+const SLOW_BULK_ID = 'scrQueueSlowBulk';
+/** The trigger copy polls every 5 s: n8n refuses `*` in the seconds field ("at least a minute"), not a list. */
+const EVERY_5_SECONDS = '0,5,10,15,20,25,30,35,40,45,50,55 * * * * *';
+
+interface WorkflowFile {
+	id: string;
+	name: string;
+	active?: boolean;
+	nodes: Array<{ name: string; type: string; parameters: Record<string, unknown> }>;
+	[key: string]: unknown;
+}
+
+function example(file: string): WorkflowFile {
+	return JSON.parse(readFileSync(path.join(EXAMPLES, file), 'utf8')) as WorkflowFile;
+}
+
+/** A successful run (status success, no error), else fail with what n8n stored. */
+function expectSuccess(execution: RestExecution): N8nRun {
+	const error = execution.run.data?.resultData?.error;
+	if (execution.status !== 'success' || error) {
+		throw new Error(`Execution ${execution.id} ended ${execution.status}: ${error?.message ?? ''} in ${execution.run.data?.resultData?.lastNodeExecuted}`);
+	}
+	return execution.run;
+}
+
+const keysOf = (items: N8nItem[]) => items.map((i) => Object.keys(i.json));
+const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+
+describe(`n8n ${VERSION} in queue mode: main + 2 workers + Redis + PostgreSQL`, () => {
+	let sim: RunningSimulator;
+	let cluster: QueueCluster;
+	let rest: N8nRestClient;
+	let workflowsDir: string;
+	/** Which worker ran which execution, for the report. */
+	const ranOn: Array<{ what: string; executionId: string; worker: string; ms?: number }> = [];
+	const report: string[] = [];
+
+	/** Runs a workflow as the editor does, waits for it, and checks one worker (and only one) ran it. */
+	async function runOnWorker(what: string, workflowId: string): Promise<{ execution: RestExecution; worker: string }> {
+		const started = Date.now();
+		const executionId = await rest.runManually(workflowId);
+		const execution = await rest.waitForExecution(executionId);
+		const workers = cluster.workersThatStarted(executionId);
+		expect(workers).toHaveLength(1);
+		expect(cluster.workersThatFinished(executionId)).toEqual(workers);
+		expect(cluster.main?.process.log).toMatch(new RegExp(`Enqueued execution ${executionId} \\(job `));
+		expect(execution.mode).toBe('manual');
+		ranOn.push({ what, executionId, worker: workers[0], ms: Date.now() - started });
+		return { execution, worker: workers[0] };
+	}
+
+	beforeAll(async () => {
+		const runtime = await runtimeFor(VERSION);
+		if (!isInstalled(runtime)) throw new Error(`n8n ${VERSION} is not installed in ${runtime.dir}: run \`npm run test:e2e -- --queue\`, which installs it first.`);
+		sim = await startSimulator();
+		// The examples, plus two copies: the Bulk Trigger polling every 5 s, and example 2 waiting up to 15 minutes.
+		workflowsDir = mkdtempSync(path.join(os.tmpdir(), 'n8n-queue-workflows-'));
+		for (const file of readdirSync(EXAMPLES).filter((f) => f.endsWith('.json'))) copyFileSync(path.join(EXAMPLES, file), path.join(workflowsDir, file));
+		const trigger = example('06-bulk-trigger-to-sheet-rows.json');
+		trigger.id = TRIGGER_ID;
+		trigger.name = 'queue e2e: bulk trigger every 5 s';
+		trigger.nodes[0].parameters.pollTimes = { item: [{ mode: 'custom', cronExpression: EVERY_5_SECONDS }] };
+		writeFileSync(path.join(workflowsDir, 'queue-trigger.json'), JSON.stringify(trigger, null, '\t'));
+		const slow = example('02-bulk-rerun-merged-records.json');
+		slow.id = SLOW_BULK_ID;
+		slow.name = 'queue e2e: slow bulk job, waiting';
+		Object.assign(slow.nodes[1].parameters, { maxWaitSeconds: 900, pollIntervalSeconds: 2 });
+		writeFileSync(path.join(workflowsDir, 'queue-slow-bulk.json'), JSON.stringify(slow, null, '\t'));
+
+		cluster = await QueueCluster.start({ runtime, tarballs: tarballsUnderTest(), credentials: demoCredentials(sim.info), workflows: workflowsDir, workers: 2 });
+		const main = cluster.main;
+		if (!main) throw new Error('no main');
+		await main.instance.setupOwner(OWNER);
+		rest = new N8nRestClient(main.instance.baseUrl, await main.instance.login(OWNER.email, OWNER.password));
+		report.push(`start-up: ${Object.entries(cluster.timings).map(([k, ms]) => `${k} ${seconds(ms)}`).join(', ')}`);
+	});
+
+	afterAll(async () => {
+		await cluster?.stop();
+		await sim?.close();
+		if (workflowsDir) rmSync(workflowsDir, { recursive: true, force: true });
+		process.stdout.write(
+			[
+				'',
+				`queue mode report (n8n ${VERSION})`,
+				...report.map((line) => `  ${line}`),
+				'  executions:',
+				...ranOn.map((r) => `    #${r.executionId} ${r.what}: ${r.worker}${r.ms === undefined ? '' : ` (${seconds(r.ms)} from the run request to finished)`}`),
+				'',
+			].join('\n'),
+		);
+	});
+
+	test('the cluster: main, two workers with both packages, Redis and PostgreSQL on loopback, one encryption key', async () => {
+		expect(cluster.workers).toHaveLength(2);
+		const env = cluster.queueEnv();
+		expect(env).toMatchObject({ EXECUTIONS_MODE: 'queue', DB_TYPE: 'postgresdb', OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS: 'true', N8N_DEFAULT_BINARY_DATA_MODE: 'database' });
+		// Every process its own task broker port, every worker its own health port.
+		const brokerPorts = cluster.members.map((m) => m.brokerPort);
+		expect(new Set(brokerPorts).size).toBe(3);
+		for (const w of cluster.workers) {
+			const health = await fetch(`http://127.0.0.1:${w.healthPort}/healthz/readiness`);
+			expect(health.status).toBe(200);
+			expect(w.process.log).toMatch(/n8n worker is now ready/);
+			const manifest = JSON.parse(readFileSync(path.join(w.instance.n8nFolder, 'nodes', 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
+			expect(Object.keys(manifest.dependencies).sort()).toEqual(['n8n-nodes-scraper-service', 'n8n-nodes-scraper-service-x402']);
+		}
+		// The workflows and credentials live in PostgreSQL (imported with the CLI before start).
+		const rows = await cluster.postgres?.query(`select id from workflow_entity where id in ('scrExample01AiSh', '${TRIGGER_ID}', '${SLOW_BULK_ID}') order by id`);
+		expect(rows?.map((r) => r[0])).toEqual(['scrExample01AiSh', SLOW_BULK_ID, TRIGGER_ID].sort());
+		const credentials = await cluster.postgres?.query('select count(*) from credentials_entity');
+		expect(Number(credentials?.[0][0])).toBe(demoCredentials(sim.info).length);
+	});
+
+	test('example 1 runs on a worker: one spreadsheet row per record', async () => {
+		const log = sim.platform.server.log;
+		log.clear();
+		const { execution } = await runOnWorker('example 1', 'scrExample01AiSh');
+		const run = expectSuccess(execution);
+		expect(log.count('POST /api/v1/scrapers-ai')).toBe(1);
+		expect(log.count('POST /api/v1/scrapers-ai-rerun')).toBe(1);
+		const rows = nodeOutput(run, 'Google Sheets Rows');
+		const resultId = rows[0].json['Result ID'] as string;
+		const record = sim.platform.getRecord<unknown>(resultId);
+		const data = typeof record?.data === 'string' ? JSON.parse(record.data) : record?.data;
+		const products = data as Array<{ position: number; title: string; price: number; currency: string; url: string }>;
+		expect(products.length).toBeGreaterThanOrEqual(3);
+		expect(rows.map((r) => r.json)).toEqual(
+			products.map((p) => ({ Position: p.position, Product: p.title, Price: p.price, Currency: p.currency, 'Product URL': p.url, 'Result ID': resultId })),
+		);
+	});
+
+	test('example 2 runs on a worker: bulk rerun with Wait for Completion -> every merged record', async () => {
+		const log = sim.platform.server.log;
+		log.clear();
+		const { execution } = await runOnWorker('example 2', 'scrExample02Bulk');
+		const run = expectSuccess(execution);
+		const start = log.for('POST /api/v1/scrapers-manual-rerun/bulk');
+		expect(start).toHaveLength(1);
+		expect(start[0].body).toEqual({ scraperId: BULK_SCRAPER, urls: ['desk-1', 'lamp-2', 'chair-3', 'shelf-4'].map((s) => `https://shop.example.com/item/${s}`) });
+		const rows = nodeOutput(run, 'Google Sheets Rows');
+		const bulkId = rows[0].json['Bulk Job ID'] as string;
+		const job = sim.platform.getRecord<{ mergedData: Array<Record<string, unknown>>; urlDetails: Array<{ status: string }> }>(bulkId);
+		expect(job?.data.urlDetails.map((u) => u.status)).toEqual(['Finished', 'Finished', 'Finished', 'Finished']);
+		expect(rows.map((r) => r.json)).toEqual(
+			(job?.data.mergedData ?? []).map((m) => ({ Product: m.title, SKU: m.sku, Price: m.price, 'In Stock': m.inStock ? 'yes' : 'no', 'Product URL': m.url, 'Bulk Job ID': bulkId })),
+		);
+	});
+
+	test('example 3 runs on a worker: search-engine leads -> one CRM contact per lead', async () => {
+		const log = sim.marketplace.server.log;
+		log.clear();
+		const { execution } = await runOnWorker('example 3', 'scrExample03Lead');
+		const run = expectSuccess(execution);
+		expect(log.count('POST /api/scrapers/leads-generator/search/create-and-run')).toBe(1);
+		const runId = nodeOutput(run, 'Find Leads in Search Results')[0].json.scraping_run_id as number;
+		const res = await fetch(`${sim.info.marketplaceUrl}/api/scraping-runs/${runId}`, { headers: { authorization: `Bearer ${MARKETPLACE_DEMO_TOKEN}` } });
+		const body = (await res.json()) as { data: { results: Array<{ content: Array<Record<string, string>> }> } };
+		const leads = body.data.results.flatMap((r) => r.content);
+		expect(leads.length).toBeGreaterThan(0);
+		expect(nodeOutput(run, 'HubSpot Contacts').map((c) => c.json)).toEqual(
+			leads.map((l) => ({
+				email: l.email,
+				firstname: l.name.split(' ')[0],
+				lastname: l.name.split(' ').slice(1).join(' '),
+				company: l.company,
+				jobtitle: l.title,
+				phone: l.phone,
+				website: l.website,
+				address: l.address,
+			})),
+		);
+	});
+
+	test('example 4 runs on a worker: three payments settle on chain once each; screenshots download through main', async () => {
+		const { demoWallet, payTo } = sim.info.chain;
+		const payer = demoWallet.address as `0x${string}`;
+		const payerBefore = await sim.gateway.balanceOf(payer);
+		const payeeBefore = await sim.gateway.balanceOf(payTo as `0x${string}`);
+		const settledBefore = sim.gateway.settlements.length;
+		const { execution, worker } = await runOnWorker('example 4', 'scrExample04Paid');
+		const run = expectSuccess(execution);
+
+		const urls = ['https://example.com/pricing', 'https://example.org/about', 'https://example.net/blog'];
+		const rows = nodeOutput(run, 'Pages With Receipts');
+		expect(keysOf(rows)).toEqual(urls.map(() => ['URL', 'Markdown', 'Screenshot File', 'Paid (USDC)', 'Transaction', 'Payer', 'Network']));
+		expect(rows.map((r) => r.json.URL)).toEqual(urls);
+		const settlements = sim.gateway.settlements.slice(settledBefore);
+		expect(settlements).toHaveLength(3);
+		expect(new Set(settlements.map((s) => s.target))).toEqual(new Set(urls));
+		expect(new Set(settlements.map((s) => s.transaction)).size).toBe(3);
+		expect(await sim.gateway.balanceOf(payer)).toBe(payerBefore - 3n * PRICE_ATOMIC);
+		expect(await sim.gateway.balanceOf(payTo as `0x${string}`)).toBe(payeeBefore + 3n * PRICE_ATOMIC);
+		for (const row of rows) {
+			const settlement = settlements.find((s) => s.target === row.json.URL);
+			expect(row.json).toMatchObject({ 'Paid (USDC)': '0.01', Transaction: settlement?.transaction, Network: 'eip155:31337' });
+			expect((await sim.gateway.getTransactionReceipt(row.json.Transaction as `0x${string}`))?.status).toBe('success');
+		}
+
+		// The worker stored each screenshot in PostgreSQL (binary data mode `database`); main serves it.
+		const downloads: string[] = [];
+		for (const [i, row] of rows.entries()) {
+			const request = validateFetchRequest({ url: urls[i], html: false, markdown: true, screenshot: true });
+			if (!request.ok) throw new Error('bad reference request');
+			const expected = simulateFetch(request.value).data;
+			expect(row.json.Markdown).toBe(expected.markdown);
+			const screenshot = row.binary?.screenshot;
+			expect(screenshot).toMatchObject({ mimeType: 'image/jpeg', fileName: row.json['Screenshot File'] });
+			expect(screenshot?.id).toMatch(/^database:/);
+			const download = await rest.binary(screenshot?.id ?? '');
+			expect(download.status).toBe(200);
+			expect(download.contentType).toMatch(/^image\/jpeg/);
+			expect(download.bytes.equals(Buffer.from(expected.screenshot ?? '', 'base64'))).toBe(true);
+			downloads.push(`${download.bytes.length} B`);
+		}
+		report.push(`example 4: ran on ${worker}; 3 settlements; screenshots via main /rest/binary-data: ${downloads.join(', ')} (byte-identical)`);
+	});
+
+	test('example 5 runs on a worker: job board with a JSON Schema -> one row per job', async () => {
+		const wf = example('05-job-board-json-schema.json');
+		const params = wf.nodes.find((n) => n.name === 'Scrape Job Board')?.parameters ?? {};
+		const log = sim.marketplace.server.log;
+		log.clear();
+		const { execution } = await runOnWorker('example 5', 'scrExample05Jobs');
+		const run = expectSuccess(execution);
+		const sent = log.for('POST /api/job-board-scrape');
+		expect(sent).toHaveLength(1);
+		expect(sent[0].body).toEqual({ urls: ['https://jobs.example.com/search?q=data+engineer'], schema: JSON.parse(params.schema as string), min: 5, max: 10, timeout: 60 });
+		const res = await fetch(`${sim.info.marketplaceUrl}/api/job-board-scrape`, {
+			method: 'POST',
+			headers: { authorization: `Bearer ${MARKETPLACE_DEMO_TOKEN}`, 'content-type': 'application/json' },
+			body: JSON.stringify(sent[0].body),
+		});
+		const { result } = (await res.json()) as { result: { jobs: Array<Record<string, string>> } };
+		expect(nodeOutput(run, 'Google Sheets Rows').map((r) => r.json)).toEqual(
+			result.jobs.map((j) => ({
+				'Job Title': j.title,
+				Company: j.company,
+				Location: j.location,
+				Salary: j.salary,
+				'Employment Type': j.employment_type,
+				Posted: j.posted_date,
+				'Job URL': j.url,
+			})),
+		);
+		const workers = new Set(ranOn.map((r) => r.worker));
+		report.push(`examples 1-5: ${ranOn.length} executions on ${[...workers].sort().join(' and ')}`);
+	});
+
+	test('the Bulk Trigger, polled by main, fires exactly once per completed bulk job; its state is in PostgreSQL', async () => {
+		const log = sim.platform.server.log;
+		const polls = () => log.for('GET /api/v1/results').filter((r) => r.query.dateRangeColumn === 'updatedAt' && r.headers['x-api-token'] === PLATFORM_DEMO_TOKEN);
+		const pollsBefore = polls().length;
+		const urls = (n: number, tag: string) => Array.from({ length: n }, (_, i) => `https://shop.example.com/item/${tag}-${i + 1}`);
+		const waitDone = async (ids: string[]) => {
+			while (ids.some((id) => sim.platform.getRecord(id)?.status === 'Running')) await sleep(250);
+		};
+		/** Executions of the trigger workflow, finished, with the bulk job ids in their rows. */
+		const fired = async () => {
+			const list = await rest.executionsOf(TRIGGER_ID);
+			const out: Array<{ id: string; status: string; mode: string; jobs: Record<string, number> }> = [];
+			for (const e of list) {
+				if (['new', 'running'].includes(e.status)) continue;
+				const execution = await rest.execution(e.id);
+				const jobs: Record<string, number> = {};
+				for (const row of nodeOutput(expectSuccess(execution), 'Google Sheets Rows')) {
+					const id = row.json['Bulk Job ID'] as string;
+					jobs[id] = (jobs[id] ?? 0) + 1;
+				}
+				out.push({ id: e.id, status: e.status, mode: e.mode, jobs });
+			}
+			return out;
+		};
+		const waitForJobs = async (ids: string[], timeoutMs = 60_000) => {
+			const deadline = Date.now() + timeoutMs;
+			for (;;) {
+				const all = await fired();
+				const seen = new Set(all.flatMap((e) => Object.keys(e.jobs)));
+				if (ids.every((id) => seen.has(id))) return all;
+				if (Date.now() > deadline) throw new Error(`The trigger did not fire for ${ids.filter((id) => !seen.has(id)).join(', ')} in ${timeoutMs} ms; executions: ${JSON.stringify(all)}`);
+				await sleep(1000);
+			}
+		};
+
+		// A job that completed before activation: the trigger's look-back (24 h) picks it up on the first poll.
+		const before = sim.platform.startBulk(PLATFORM_DEMO_TOKEN, BULK_SCRAPER, urls(2, 'before')).id;
+		await waitDone([before]);
+		const started = Date.now();
+		await rest.activate(TRIGGER_ID);
+		await waitForJobs([before]);
+		// One job completing between two polls, then two completing together.
+		const one = sim.platform.startBulk(PLATFORM_DEMO_TOKEN, BULK_SCRAPER, urls(2, 'one')).id;
+		await waitForJobs([one]);
+		const two = [sim.platform.startBulk(PLATFORM_DEMO_TOKEN, BULK_SCRAPER, urls(2, 'twoA')).id, sim.platform.startBulk(PLATFORM_DEMO_TOKEN, BULK_SCRAPER, urls(3, 'twoB')).id];
+		await waitForJobs(two);
+		// Then idle polls: nothing more may fire.
+		const firedCount = (await fired()).length;
+		const idleFrom = polls().length;
+		while (polls().length < idleFrom + 2) await sleep(500);
+		await sleep(3000);
+		await rest.deactivate(TRIGGER_ID);
+		const executions = await fired();
+		expect(executions).toHaveLength(firedCount);
+		const pollCount = polls().length - pollsBefore;
+		expect(pollCount).toBeGreaterThanOrEqual(3);
+
+		// Every completed job of the scraper (the four above, example 2's) fired exactly once, with all its records.
+		const listed = await fetch(`${sim.info.platformUrl}/api/v1/results?search=Bulk-AI&page=1&pageSize=100&sortField=updatedAt&sortOrder=ASC`, { headers: { 'x-api-token': PLATFORM_DEMO_TOKEN } });
+		const records = ((await listed.json()) as { data: Array<{ id: string; scraperId: string }> }).data;
+		const completed = records
+			.filter((r) => r.scraperId === BULK_SCRAPER)
+			.map((r) => sim.platform.getRecord<{ mergedData: unknown[] }>(r.id))
+			.filter((r) => r !== undefined && r.status !== 'Running');
+		expect(completed.map((r) => r?.id)).toEqual(expect.arrayContaining([before, one, ...two]));
+		const perJob: Record<string, number> = {};
+		for (const job of completed) {
+			const containing = executions.filter((e) => e.jobs[job?.id ?? ''] !== undefined);
+			perJob[job?.id ?? ''] = containing.length;
+			expect(containing).toHaveLength(1);
+			expect(containing[0].jobs[job?.id ?? '']).toBe(job?.data.mergedData.length);
+		}
+		for (const e of [...executions].sort((a, b) => Number(a.id) - Number(b.id))) {
+			expect(e.mode).toBe('trigger');
+			const workers = cluster.workersThatStarted(e.id);
+			expect(workers).toHaveLength(1);
+			ranOn.push({ what: `Bulk Trigger firing (${Object.keys(e.jobs).length} job(s))`, executionId: e.id, worker: workers[0] });
+		}
+
+		// The trigger's state: in the workflow's static data, in PostgreSQL.
+		const rows = await cluster.postgres?.query(`select "staticData" from workflow_entity where id = '${TRIGGER_ID}'`);
+		// n8n keeps a node's static data under `node:<node name>`.
+		const staticData = JSON.parse(rows?.[0]?.[0] ?? '{}') as Record<string, { version: number; cursor: number; seen: Record<string, number> }>;
+		const state = staticData['node:When a Bulk Job Completes'];
+		expect(state?.version).toBe(1);
+		const newestUpdate = Math.max(...completed.map((r) => Date.parse(r?.updatedAt ?? '')));
+		expect(state?.cursor).toBe(newestUpdate);
+		expect(Object.keys(state?.seen ?? {})).toEqual(expect.arrayContaining(two));
+		report.push(
+			`trigger: ${pollCount} polls in ${seconds(Date.now() - started)}, ${executions.length} executions; per job: ${Object.entries(perJob)
+				.map(([id, n]) => `${id.slice(0, 8)} x${n}`)
+				.join(', ')}; static data in PostgreSQL: cursor ${new Date(state?.cursor ?? 0).toISOString()}, ${Object.keys(state?.seen ?? {}).length} seen id(s)`,
+		);
+	});
+
+	test('memory per process (VmRSS): main, each worker and their task runners', () => {
+		const memory = cluster.memory();
+		expect(memory.map((m) => m.name)).toEqual(['main', 'worker-1', 'worker-2']);
+		const mb = (kb: number) => `${Math.round(kb / 1024)} MB`;
+		for (const m of memory) {
+			expect(m.rssKb).toBeGreaterThan(0);
+			const runners = m.children.filter((c) => c.command.includes('task-runner'));
+			report.push(`memory ${m.name} (pid ${m.pid}): ${mb(m.rssKb)}; task runner${runners.length === 1 ? '' : 's'}: ${runners.map((c) => `${mb(c.rssKb)} (pid ${c.pid})`).join(', ') || 'none'}`);
+		}
+		const total = memory.reduce((sum, m) => sum + m.rssKb + m.children.reduce((s, c) => s + c.rssKb, 0), 0);
+		report.push(`memory total of the n8n processes: ${mb(total)}`);
+	});
+
+	test('a worker killed (SIGKILL) in Bulk > Start with Wait for Completion: the other worker keeps serving', async () => {
+		const log = sim.platform.server.log;
+		log.clear();
+		// A bulk job that takes ten minutes.
+		const duration = sim.platform.options.bulkUrlDurationMs;
+		sim.platform.options.bulkUrlDurationMs = 600_000;
+		let executionId: string;
+		try {
+			executionId = await rest.runManually(SLOW_BULK_ID);
+			// In the wait loop: the job started and was read at least once.
+			const deadline = Date.now() + 60_000;
+			while (log.count('GET /api/v1/results/:id') < 1 || cluster.workersThatStarted(executionId).length === 0) {
+				if (Date.now() > deadline) throw new Error(`Execution ${executionId} did not reach the wait loop: ${JSON.stringify(log.counts())}`);
+				await sleep(250);
+			}
+		} finally {
+			sim.platform.options.bulkUrlDurationMs = duration;
+		}
+		expect(log.count('POST /api/v1/scrapers-manual-rerun/bulk')).toBe(1);
+		const bulkId = log.for('GET /api/v1/results/:id')[0].path.split('/').pop() ?? '';
+		const [victimName] = cluster.workersThatStarted(executionId);
+		const victim = cluster.workers.find((w) => w.name === victimName);
+		const survivor = cluster.workers.find((w) => w.name !== victimName);
+		if (!victim || !survivor) throw new Error('expected two workers');
+		const runnerPids = cluster.memory().find((m) => m.name === victim.name)?.children.map((c) => c.pid) ?? [];
+
+		const killedAt = Date.now();
+		victim.process.signal('SIGKILL');
+		expect(await victim.process.waitForExit(10_000)).toBe(true);
+		expect(victim.process.exit?.signal).toBe('SIGKILL');
+
+		// A later execution runs on the surviving worker.
+		const later = await runOnWorker('example 5 after the kill', 'scrExample05Jobs');
+		expectSuccess(later.execution);
+		expect(later.worker).toBe(survivor.name);
+
+		// What n8n shows for the execution the killed worker held.
+		const statusAfterLater = (await rest.execution(executionId)).status;
+		const killed = await rest.waitForExecution(executionId, 240_000, 1000);
+		const shownAfterMs = Date.now() - killedAt;
+		const error = killed.run.data?.resultData?.error as Record<string, unknown> | undefined;
+		const errorShown = error ? JSON.stringify(Object.fromEntries(Object.entries(error).filter(([k]) => !['stack', 'cause'].includes(k)))) : 'none';
+		const ranNodes = Object.keys(killed.run.data?.resultData?.runData ?? {});
+		const runnersLeft = runnerPids.filter((pid) => {
+			try {
+				process.kill(pid, 0);
+				return true;
+			} catch {
+				return false;
+			}
+		});
+		const mainLines = (cluster.main?.process.log ?? '')
+			.split('\n')
+			.filter((l) => l.includes(`xecution ${executionId} `) || l.includes(`"${executionId}"`) || /stalled|crashed|dangling/i.test(l));
+		report.push(
+			`killed ${victim.name} (pid ${victim.process.pid}, SIGKILL) during execution #${executionId} (Bulk > Start waiting on job ${bulkId})`,
+			`  right after the kill, #${executionId} showed status "${statusAfterLater}"; example 5 then ran on ${later.worker} (#${later.execution.id})`,
+			`  n8n showed #${executionId} as status "${killed.status}", finished ${killed.finished}, after ${seconds(shownAfterMs)}; stoppedAt ${killed.stoppedAt}`,
+			`  error: ${errorShown}; nodes with run data: ${ranNodes.join(', ') || 'none'}; last node: ${killed.run.data?.resultData?.lastNodeExecuted ?? '-'}`,
+			`  task runner(s) of the killed worker still alive afterwards: ${runnersLeft.length ? runnersLeft.join(', ') : 'none'}`,
+			`  main logged: ${mainLines.map((l) => l.trim()).join(' | ') || 'nothing about it'}`,
+		);
+		// n8n 2.8.4: the job's Redis lock (60 s) runs out, the surviving worker's stalled-job check (every 30 s) finds
+		// it, and with n8n's maxStalledCount 0 Bull fails it instead of handing it to another worker: status error.
+		expect(killed.status).toBe('error');
+		expect(killed.finished).toBe(false);
+		expect(error?.message).toMatch(/^This execution failed to be processed too many times and will no longer retry/);
+		expect(ranNodes).toEqual([]);
+		expect(cluster.main?.process.log).toMatch(new RegExp(`job stalled more than maxStalledCount \\(execution ${executionId}\\)`));
+		// The bulk job itself goes on in the service: Bulk > Get with its id resumes from there.
+		expect(sim.platform.getRecord(bulkId)?.status).toBe('Running');
+	});
+
+	test('stopping the cluster leaves no process, port or folder behind', async () => {
+		const startedStop = Date.now();
+		await cluster.stop();
+		report.push(`stop: ${seconds(Date.now() - startedStop)}`);
+		expect(await cluster.leftovers()).toEqual([]);
+	});
+});
