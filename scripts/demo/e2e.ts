@@ -1,5 +1,6 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-dangerous-functions -- e2e runner in plain Node: it installs n8n and chromium and runs jest (fixed commands) */
-// `npm run test:e2e` (n8n 2.8.4 on Node 20) and `npm run test:e2e:next` (n8n 2.41.1 on Node 24 from the registry):
+// `npm run test:e2e` (n8n 2.8.4 on Node 20) and `npm run test:e2e:next` (the newest n8n that installs from the
+// registry, found at run time, on Node 24):
 // builds and packs both packages, installs the n8n version(s) into the cache once, installs Debian's chromium when it
 // is missing, then runs the end-to-end jest suite (test/e2e/jest.config.js).
 //
@@ -12,7 +13,7 @@ import path from 'node:path';
 
 import { buildAndPack, REPO_ROOT } from './pack';
 import { QUEUE_APT_PACKAGES, missingQueuePackages, queueServicesVersions } from './queue';
-import { N8N_NEXT, N8N_STABLE, cleanEnv, ensureN8n, log, run } from './runtime';
+import { N8N_NEXT, N8N_STABLE, cleanEnv, ensureN8n, log, newestInstallableN8n, run } from './runtime';
 
 const CHROMIUM = '/usr/bin/chromium';
 /** The queue-mode suite runs on the newest n8n for Node 20. */
@@ -77,7 +78,16 @@ async function main(): Promise<number> {
 	const listed = argv.find((a) => a.startsWith('--versions='))?.slice('--versions='.length);
 	const queueOnly = argv.includes('--queue');
 	const withQueue = queueOnly || argv.includes('--all');
-	const versions = queueOnly ? [] : listed ? listed.split(',') : argv.includes('--all') ? [N8N_STABLE, N8N_NEXT] : argv.includes('--next') ? [N8N_NEXT] : [N8N_STABLE];
+	const wantsNewest = !queueOnly && !listed && (argv.includes('--all') || argv.includes('--next'));
+	let next = N8N_NEXT;
+	if (wantsNewest) {
+		// The newest n8n that installs here, found in the registry now (verdicts cached), with why newer ones are skipped.
+		const newest = await newestInstallableN8n();
+		for (const skipped of newest.skipped) log(`n8n ${skipped.version} skipped: ${skipped.reason}`);
+		log(`Newest installable n8n: ${newest.version}${newest.source === 'fallback' ? ` (the registry could not be read: the known-good ${N8N_NEXT})` : ''}`);
+		next = newest.version;
+	}
+	const versions = queueOnly ? [] : listed ? listed.split(',') : argv.includes('--all') ? [N8N_STABLE, next] : argv.includes('--next') ? [next] : [N8N_STABLE];
 	const browser = !argv.includes('--no-browser');
 
 	const tarballs = await buildAndPack({ build: !argv.includes('--no-build') });

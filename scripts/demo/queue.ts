@@ -322,8 +322,11 @@ export interface QueueMember {
 
 export interface QueueClusterOptions {
 	runtime: N8nRuntime;
-	/** Packed packages installed into every process's community nodes folder. */
-	tarballs: string[];
+	/**
+	 * Puts the community packages into one process's user folder (main and each worker): every process loads
+	 * them from its own `.n8n/nodes`, as separate hosts or containers would.
+	 */
+	install: (instance: N8nInstance) => Promise<void>;
 	/** Plain credentials for `n8n import:credentials`, imported before start. */
 	credentials?: unknown[];
 	/** A folder of workflow files (or one file) for `n8n import:workflow`, imported before start. */
@@ -479,7 +482,7 @@ export class QueueCluster {
 	}
 
 	private async startAll(): Promise<void> {
-		const { runtime, tarballs } = this.options;
+		const { runtime } = this.options;
 		await this.step('PostgreSQL and Redis', async () => {
 			[this.postgres, this.redis] = await Promise.all([PostgresService.start(path.join(this.root, 'postgres')), RedisService.start(path.join(this.root, 'redis'))]);
 			this.ports.push(this.postgres.port, this.redis.port);
@@ -495,9 +498,7 @@ export class QueueCluster {
 		}
 		await this.step('Community packages into every user folder', async () => {
 			await Promise.all(
-				[mainInstance, ...workerInstances].map(async (instance) => {
-					for (const tarball of tarballs) await instance.installCommunityPackage(tarball);
-				}),
+				[mainInstance, ...workerInstances].map(async (instance) => await this.options.install(instance)),
 			);
 		});
 		await this.step('Credentials and workflows into PostgreSQL (n8n CLI)', async () => {

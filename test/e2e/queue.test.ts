@@ -13,7 +13,8 @@ import { N8N_STABLE, isInstalled, runtimeFor } from '../../scripts/demo/runtime'
 import { validateFetchRequest } from '../simulator/gateway';
 import { simulateFetch } from '../simulator/gateway/upstream';
 import { DEMO_MANUAL_SCRAPER_IDS, MARKETPLACE_DEMO_TOKEN, PLATFORM_DEMO_TOKEN, PRICE_ATOMIC, startSimulator, type RunningSimulator } from '../simulator/index';
-import { tarballsUnderTest } from './support';
+import type { LocalRegistry, PublishedPackage } from '../../scripts/demo/registry';
+import { startRegistryWithPackages } from './support';
 
 /**
  * n8n 2.8.4 scaled out: `n8n start` (main), two `n8n worker`s, Redis (the queue) and PostgreSQL (the database),
@@ -59,6 +60,8 @@ const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 describe(`n8n ${VERSION} in queue mode: main + 2 workers + Redis + PostgreSQL`, () => {
 	let sim: RunningSimulator;
 	let cluster: QueueCluster;
+	let registry: LocalRegistry;
+	let published: PublishedPackage[];
 	let rest: N8nRestClient;
 	let workflowsDir: string;
 	/** Which worker ran which execution, for the report. */
@@ -97,7 +100,17 @@ describe(`n8n ${VERSION} in queue mode: main + 2 workers + Redis + PostgreSQL`, 
 		Object.assign(slow.nodes[1].parameters, { maxWaitSeconds: 900, pollIntervalSeconds: 2 });
 		writeFileSync(path.join(workflowsDir, 'queue-slow-bulk.json'), JSON.stringify(slow, null, '\t'));
 
-		cluster = await QueueCluster.start({ runtime, tarballs: tarballsUnderTest(), credentials: demoCredentials(sim.info), workflows: workflowsDir, workers: 2 });
+		// Every process installs both packages by name from a local npm registry, as separate hosts would (n8n's own
+		// installer, which would tell the workers over Redis, refuses a custom registry on an unlicensed n8n).
+		({ registry, published } = await startRegistryWithPackages());
+		const specs = published.map((p) => `${p.name}@${p.version}`);
+		cluster = await QueueCluster.start({
+			runtime,
+			install: async (instance) => void (await instance.installFromRegistry(specs, registry.url, { npmCache: path.join(instance.userFolder, 'npm-cache') })),
+			credentials: demoCredentials(sim.info),
+			workflows: workflowsDir,
+			workers: 2,
+		});
 		const main = cluster.main;
 		if (!main) throw new Error('no main');
 		await main.instance.setupOwner(OWNER);
@@ -107,6 +120,7 @@ describe(`n8n ${VERSION} in queue mode: main + 2 workers + Redis + PostgreSQL`, 
 
 	afterAll(async () => {
 		await cluster?.stop();
+		await registry?.stop();
 		await sim?.close();
 		if (workflowsDir) rmSync(workflowsDir, { recursive: true, force: true });
 		process.stdout.write(
@@ -132,9 +146,14 @@ describe(`n8n ${VERSION} in queue mode: main + 2 workers + Redis + PostgreSQL`, 
 			const health = await fetch(`http://127.0.0.1:${w.healthPort}/healthz/readiness`);
 			expect(health.status).toBe(200);
 			expect(w.process.log).toMatch(/n8n worker is now ready/);
-			const manifest = JSON.parse(readFileSync(path.join(w.instance.n8nFolder, 'nodes', 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
-			expect(Object.keys(manifest.dependencies).sort()).toEqual(['n8n-nodes-scraper-service', 'n8n-nodes-scraper-service-x402']);
 		}
+		// Main and each worker installed both packages by name from the registry.
+		for (const m of cluster.members) {
+			const manifest = JSON.parse(readFileSync(path.join(m.instance.n8nFolder, 'nodes', 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
+			expect(manifest.dependencies).toEqual(Object.fromEntries(published.map((p) => [p.name, p.version])));
+		}
+		// Each started with an empty npm cache of its own, so each downloaded them (npm may fetch a tarball twice).
+		for (const p of published) expect(registry.downloads(p.name).length).toBeGreaterThanOrEqual(cluster.members.length);
 		// The workflows and credentials live in PostgreSQL (imported with the CLI before start).
 		const rows = await cluster.postgres?.query(`select id from workflow_entity where id in ('scrExample01AiSh', '${TRIGGER_ID}', '${SLOW_BULK_ID}') order by id`);
 		expect(rows?.map((r) => r[0])).toEqual(['scrExample01AiSh', SLOW_BULK_ID, TRIGGER_ID].sort());
