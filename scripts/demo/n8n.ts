@@ -5,7 +5,7 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node
 import net from 'node:net';
 import path from 'node:path';
 
-import { killGroup, run, runCommand, type Env, type N8nRuntime, type RunResult } from './runtime';
+import { run, runCommand, stopGroup, type Env, type N8nRuntime, type RunResult } from './runtime';
 
 /** A free TCP port on loopback. */
 export async function freePort(): Promise<number> {
@@ -334,16 +334,7 @@ export class N8nInstance {
 		const child = this.server;
 		if (!child) return;
 		this.server = undefined;
-		const exited = new Promise<void>((resolve) => {
-			if (child.exitCode !== null || child.signalCode !== null) resolve();
-			else child.once('exit', () => resolve());
-		});
-		killGroup(child.pid, 'SIGTERM');
-		const timer = setTimeout(() => killGroup(child.pid, 'SIGKILL'), graceMs);
-		await exited;
-		clearTimeout(timer);
-		// Anything of the group still alive (a task runner) goes now.
-		killGroup(child.pid, 'SIGKILL');
+		await stopGroup(child, graceMs);
 	}
 
 	/**

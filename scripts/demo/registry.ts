@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 
 import { freePort } from './n8n';
-import { CACHE_DIR, cleanEnv, ensureNode24, killGroup, log, run, type Env } from './runtime';
+import { CACHE_DIR, cleanEnv, ensureNode24, log, run, stopGroup, type Env } from './runtime';
 
 /** Exact Verdaccio version (latest 6.x when this was written: `npm view verdaccio version`). */
 export const VERDACCIO_VERSION = '6.10.4';
@@ -308,17 +308,7 @@ export class LocalRegistry {
 		const child = this.child;
 		this.child = undefined;
 		this.tokenValue = undefined;
-		if (child) {
-			const exited = new Promise<void>((resolve) => {
-				if (child.exitCode !== null || child.signalCode !== null) resolve();
-				else child.once('exit', () => resolve());
-			});
-			killGroup(child.pid, 'SIGTERM');
-			const timer = setTimeout(() => killGroup(child.pid, 'SIGKILL'), graceMs);
-			await exited;
-			clearTimeout(timer);
-			killGroup(child.pid, 'SIGKILL');
-		}
+		if (child) await stopGroup(child, graceMs);
 		if (this.dir) rmSync(this.dir, { recursive: true, force: true });
 		this.dir = undefined;
 		this.portNumber = 0;

@@ -8,7 +8,7 @@
 // - n8n-nodes-base fetches `xlsx` from a CDN that may be unreachable: an npm override swaps in the registry's
 //   `@e965/xlsx`, the same library republished.
 // - sqlite3's prebuilt download may be unreachable: it then builds from source (slow, but works).
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -122,6 +122,22 @@ export function killGroup(pid: number | undefined, signal: NodeJS.Signals): void
 	} catch {
 		// The group has already exited.
 	}
+}
+
+/**
+ * Stops a child started detached (its own process group): SIGTERM to the group so it can close what it opened,
+ * SIGKILL after `graceMs`, then SIGKILL to whatever of the group is still alive (a task runner, a chain).
+ */
+export async function stopGroup(child: ChildProcess, graceMs: number): Promise<void> {
+	const exited = new Promise<void>((resolve) => {
+		if (child.exitCode !== null || child.signalCode !== null) resolve();
+		else child.once('exit', () => resolve());
+	});
+	killGroup(child.pid, 'SIGTERM');
+	const timer = setTimeout(() => killGroup(child.pid, 'SIGKILL'), graceMs);
+	await exited;
+	clearTimeout(timer);
+	killGroup(child.pid, 'SIGKILL');
 }
 
 function nodeVersionOf(nodeBin: string): string {

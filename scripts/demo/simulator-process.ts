@@ -4,7 +4,7 @@ import path from 'node:path';
 
 import type { SimulatorInfo, SimulatorPorts } from '../../test/simulator/index';
 import { REPO_ROOT } from './pack';
-import { cleanEnv, killGroup } from './runtime';
+import { cleanEnv, stopGroup } from './runtime';
 
 /** The standalone simulator (test/simulator/cli.ts) as a child process in its own process group. */
 export class SimulatorProcess {
@@ -55,14 +55,6 @@ export class SimulatorProcess {
 		const child = this.child;
 		if (!child) return;
 		this.child = undefined;
-		const exited = new Promise<void>((resolve) => {
-			if (child.exitCode !== null || child.signalCode !== null) resolve();
-			else child.once('exit', () => resolve());
-		});
-		killGroup(child.pid, 'SIGTERM');
-		const timer = setTimeout(() => killGroup(child.pid, 'SIGKILL'), graceMs);
-		await exited;
-		clearTimeout(timer);
-		killGroup(child.pid, 'SIGKILL');
+		await stopGroup(child, graceMs);
 	}
 }

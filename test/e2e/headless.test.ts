@@ -7,12 +7,11 @@ import path from 'node:path';
 import { demoCredentials } from '../../scripts/demo/credentials';
 import { N8nInstance, nodeOutput, type ExecuteResult, type N8nItem } from '../../scripts/demo/n8n';
 import { REPO_ROOT } from '../../scripts/demo/pack';
-import type { LocalRegistry, PublishedPackage } from '../../scripts/demo/registry';
 import { isInstalled, runtimeFor } from '../../scripts/demo/runtime';
 import { decodeJpeg, validateFetchRequest } from '../simulator/gateway';
 import { simulateFetch } from '../simulator/gateway/upstream';
 import { DEMO_MANUAL_SCRAPER_IDS, MARKETPLACE_DEMO_TOKEN, PLATFORM_DEMO_TOKEN, PRICE_ATOMIC, startSimulator, type RunningSimulator } from '../simulator/index';
-import { binaryFile, startRegistryWithPackages, tarballsUnderTest, versionsUnderTest } from './support';
+import { binaryFile, useRegistry, tarballsUnderTest, versionsUnderTest } from './support';
 
 const EXAMPLES = path.join(REPO_ROOT, 'examples');
 const PACKAGE = 'n8n-nodes-scraper-service';
@@ -36,16 +35,7 @@ const keysOf = (items: N8nItem[]) => items.map((i) => Object.keys(i.json));
 const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 // One local npm registry for every version: both packages published to it once, as they would be to npm.
-let registry: LocalRegistry;
-let published: PublishedPackage[];
-
-beforeAll(async () => {
-	({ registry, published } = await startRegistryWithPackages());
-});
-
-afterAll(async () => {
-	await registry?.stop();
-});
+const served = useRegistry();
 
 describe.each(versionsUnderTest())('n8n %s runs the example workflows headless (n8n execute)', (version) => {
 	let sim: RunningSimulator;
@@ -61,15 +51,15 @@ describe.each(versionsUnderTest())('n8n %s runs the example workflows headless (
 		n8n = new N8nInstance({ runtime, userFolder: mkdtempSync(path.join(os.tmpdir(), `n8n-e2e-${version}-`)) });
 		// By name from the registry, as a self-hosted user installs them (`npm install <name>` in ~/.n8n/nodes). An
 		// npm cache of its own: the tarballs are downloaded, not reused from an earlier run's cache.
-		const before = registry.received().length;
-		const downloadsBefore = Object.fromEntries(published.map((p) => [p.name, registry.downloads(p.name).length]));
+		const before = served.registry.received().length;
+		const downloadsBefore = Object.fromEntries(served.published.map((p) => [p.name, served.registry.downloads(p.name).length]));
 		await n8n.installFromRegistry(
-			published.map((p) => `${p.name}@${p.version}`),
-			registry.url,
+			served.published.map((p) => `${p.name}@${p.version}`),
+			served.registry.url,
 			{ npmCache: path.join(n8n.userFolder, 'npm-cache') },
 		);
-		received = registry.received().slice(before);
-		downloads = Object.fromEntries(published.map((p) => [p.name, registry.downloads(p.name).length - downloadsBefore[p.name]]));
+		received = served.registry.received().slice(before);
+		downloads = Object.fromEntries(served.published.map((p) => [p.name, served.registry.downloads(p.name).length - downloadsBefore[p.name]]));
 		await n8n.importCredentials(demoCredentials(sim.info));
 		await n8n.importWorkflows(EXAMPLES);
 	});
@@ -105,21 +95,21 @@ describe.each(versionsUnderTest())('n8n %s runs the example workflows headless (
 			packages: Record<string, { version: string; integrity: string }>;
 		};
 		const tarballs = tarballsUnderTest();
-		for (const [i, pkg] of published.entries()) {
+		for (const [i, pkg] of served.published.entries()) {
 			const file = `/${pkg.name}/-/${pkg.name}-${pkg.version}.tgz`;
-			expect(pkg.tarball).toBe(`${registry.url}${file.slice(1)}`);
+			expect(pkg.tarball).toBe(`${served.registry.url}${file.slice(1)}`);
 			// `npm install` asked the registry for the package's document, then downloaded its tarball (200).
 			expect(received).toContainEqual({ method: 'GET', url: `/${pkg.name}`, npmCommand: 'install' });
 			expect(received).toContainEqual({ method: 'GET', url: file, npmCommand: 'install' });
 			expect(downloads[pkg.name]).toBeGreaterThanOrEqual(1);
 			// What npm installed is what the registry serves, which is the tarball `npm pack` made.
-			const served = (await registry.packument(pkg.name)).body as { versions: Record<string, { dist: { integrity: string } }> };
+			const packument = (await served.registry.packument(pkg.name)).body as { versions: Record<string, { dist: { integrity: string } }> };
 			const integrity = `sha512-${createHash('sha512').update(readFileSync(tarballs[i])).digest('base64')}`;
-			expect(served.versions[pkg.version].dist.integrity).toBe(integrity);
+			expect(packument.versions[pkg.version].dist.integrity).toBe(integrity);
 			expect(lock.packages[`node_modules/${pkg.name}`]).toMatchObject({ version: pkg.version, integrity });
 		}
 		// Nothing else was installed: the registry was asked for our two packages only.
-		expect(new Set(received.map((r) => r.url.split('/')[1]))).toEqual(new Set(published.map((p) => p.name)));
+		expect(new Set(received.map((r) => r.url.split('/')[1]))).toEqual(new Set(served.published.map((p) => p.name)));
 	});
 
 	test('example 1: AI scraper create and rerun -> one spreadsheet row per record', async () => {

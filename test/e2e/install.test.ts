@@ -11,9 +11,8 @@ import os from 'node:os';
 import path from 'node:path';
 
 import { N8nInstance, freePort } from '../../scripts/demo/n8n';
-import type { LocalRegistry, PublishedPackage } from '../../scripts/demo/registry';
 import { isInstalled, runtimeFor } from '../../scripts/demo/runtime';
-import { startRegistryWithPackages, versionsUnderTest } from './support';
+import { useRegistry, versionsUnderTest } from './support';
 
 const OWNER = { email: 'install-test@example.com', password: 'InstallTest1', firstName: 'Install', lastName: 'Test' };
 const OUR_TYPES = [
@@ -31,16 +30,7 @@ const notLicensed = (name: string) =>
 	`Error loading package "${name}" :Your license does not allow for feat:communityNodes:customRegistry. ` +
 	'To enable feat:communityNodes:customRegistry, please upgrade to a license that supports this feature.';
 
-let registry: LocalRegistry;
-let published: PublishedPackage[];
-
-beforeAll(async () => {
-	({ registry, published } = await startRegistryWithPackages());
-});
-
-afterAll(async () => {
-	await registry?.stop();
-});
+const served = useRegistry();
 
 describe.each(versionsUnderTest())('n8n %s: installing our packages by name from a local registry, unlicensed', (version) => {
 	let n8n: N8nInstance;
@@ -73,7 +63,7 @@ describe.each(versionsUnderTest())('n8n %s: installing our packages by name from
 			userFolder: mkdtempSync(path.join(os.tmpdir(), `n8n-install-${version}-`)),
 			port: await freePort(),
 			// Where n8n's own installer (Settings > Community Nodes) would fetch packages from.
-			env: { N8N_COMMUNITY_PACKAGES_REGISTRY: registry.url.replace(/\/$/, '') },
+			env: { N8N_COMMUNITY_PACKAGES_REGISTRY: served.registry.url.replace(/\/$/, '') },
 		});
 		await startAndSignIn();
 	});
@@ -84,8 +74,8 @@ describe.each(versionsUnderTest())('n8n %s: installing our packages by name from
 	});
 
 	test('Settings > Community Nodes > Install refuses the local registry: the custom registry is a licensed feature', async () => {
-		const before = registry.received().length;
-		for (const { name } of published) {
+		const before = served.registry.received().length;
+		for (const { name } of served.published) {
 			const res = await fetch(`${n8n.baseUrl}/rest/community-packages`, {
 				method: 'POST',
 				headers: { cookie, 'content-type': 'application/json' },
@@ -94,7 +84,7 @@ describe.each(versionsUnderTest())('n8n %s: installing our packages by name from
 			expect({ status: res.status, body: await res.json() }).toEqual({ status: 500, body: { code: 500, message: notLicensed(name) } });
 		}
 		// n8n refused before asking the registry anything, and installed nothing.
-		expect(registry.received().slice(before)).toEqual([]);
+		expect(served.registry.received().slice(before)).toEqual([]);
 		const nodesDir = path.join(n8n.n8nFolder, 'nodes');
 		expect(existsSync(path.join(nodesDir, 'node_modules')) ? readdirSync(path.join(nodesDir, 'node_modules')) : []).toEqual([]);
 		expect(await get('/rest/community-packages')).toEqual({ data: [] });
@@ -104,10 +94,10 @@ describe.each(versionsUnderTest())('n8n %s: installing our packages by name from
 	test('the manual install by name (npm install in ~/.n8n/nodes, restart) works: n8n loads both packages', async () => {
 		await n8n.stop();
 		const installed = await n8n.installFromRegistry(
-			published.map((p) => p.name),
-			registry.url,
+			served.published.map((p) => p.name),
+			served.registry.url,
 		);
-		expect(installed.map(({ name, version: v }) => ({ name, version: v }))).toEqual(published.map(({ name, version: v }) => ({ name, version: v })));
+		expect(installed.map(({ name, version: v }) => ({ name, version: v }))).toEqual(served.published.map(({ name, version: v }) => ({ name, version: v })));
 		await startAndSignIn();
 		expect(await ourLoadedTypes()).toEqual(OUR_TYPES);
 		// Settings > Community Nodes lists what its own installer recorded: packages installed by hand are not

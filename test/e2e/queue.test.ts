@@ -13,8 +13,7 @@ import { N8N_STABLE, isInstalled, runtimeFor } from '../../scripts/demo/runtime'
 import { validateFetchRequest } from '../simulator/gateway';
 import { simulateFetch } from '../simulator/gateway/upstream';
 import { DEMO_MANUAL_SCRAPER_IDS, MARKETPLACE_DEMO_TOKEN, PLATFORM_DEMO_TOKEN, PRICE_ATOMIC, startSimulator, type RunningSimulator } from '../simulator/index';
-import type { LocalRegistry, PublishedPackage } from '../../scripts/demo/registry';
-import { startRegistryWithPackages } from './support';
+import { useRegistry } from './support';
 
 /**
  * n8n 2.8.4 scaled out: `n8n start` (main), two `n8n worker`s, Redis (the queue) and PostgreSQL (the database),
@@ -57,11 +56,12 @@ function expectSuccess(execution: RestExecution): N8nRun {
 const keysOf = (items: N8nItem[]) => items.map((i) => Object.keys(i.json));
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
+// Every process installs both packages by name from this registry.
+const served = useRegistry();
+
 describe(`n8n ${VERSION} in queue mode: main + 2 workers + Redis + PostgreSQL`, () => {
 	let sim: RunningSimulator;
 	let cluster: QueueCluster;
-	let registry: LocalRegistry;
-	let published: PublishedPackage[];
 	let rest: N8nRestClient;
 	let workflowsDir: string;
 	/** Which worker ran which execution, for the report. */
@@ -102,7 +102,7 @@ describe(`n8n ${VERSION} in queue mode: main + 2 workers + Redis + PostgreSQL`, 
 
 		// Every process installs both packages by name from a local npm registry, as separate hosts would (n8n's own
 		// installer, which would tell the workers over Redis, refuses a custom registry on an unlicensed n8n).
-		({ registry, published } = await startRegistryWithPackages());
+		const { registry, published } = served;
 		const specs = published.map((p) => `${p.name}@${p.version}`);
 		cluster = await QueueCluster.start({
 			runtime,
@@ -120,7 +120,6 @@ describe(`n8n ${VERSION} in queue mode: main + 2 workers + Redis + PostgreSQL`, 
 
 	afterAll(async () => {
 		await cluster?.stop();
-		await registry?.stop();
 		await sim?.close();
 		if (workflowsDir) rmSync(workflowsDir, { recursive: true, force: true });
 		process.stdout.write(
@@ -150,10 +149,10 @@ describe(`n8n ${VERSION} in queue mode: main + 2 workers + Redis + PostgreSQL`, 
 		// Main and each worker installed both packages by name from the registry.
 		for (const m of cluster.members) {
 			const manifest = JSON.parse(readFileSync(path.join(m.instance.n8nFolder, 'nodes', 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
-			expect(manifest.dependencies).toEqual(Object.fromEntries(published.map((p) => [p.name, p.version])));
+			expect(manifest.dependencies).toEqual(Object.fromEntries(served.published.map((p) => [p.name, p.version])));
 		}
 		// Each started with an empty npm cache of its own, so each downloaded them (npm may fetch a tarball twice).
-		for (const p of published) expect(registry.downloads(p.name).length).toBeGreaterThanOrEqual(cluster.members.length);
+		for (const p of served.published) expect(served.registry.downloads(p.name).length).toBeGreaterThanOrEqual(cluster.members.length);
 		// The workflows and credentials live in PostgreSQL (imported with the CLI before start).
 		const rows = await cluster.postgres?.query(`select id from workflow_entity where id in ('scrExample01AiSh', '${TRIGGER_ID}', '${SLOW_BULK_ID}') order by id`);
 		expect(rows?.map((r) => r[0])).toEqual(['scrExample01AiSh', SLOW_BULK_ID, TRIGGER_ID].sort());

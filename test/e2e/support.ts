@@ -41,6 +41,18 @@ export function binaryFile(n8nFolder: string, id: string): string {
  * A local npm registry (Verdaccio) serving the packed packages under test, published with `npm publish` as they
  * would be to npm; the caller stops it (`registry.stop()`).
  */
+/** One local registry serving the packages under test for a test file: started before its tests, stopped after. */
+export function useRegistry(): { registry: LocalRegistry; published: PublishedPackage[] } {
+	const served = {} as { registry: LocalRegistry; published: PublishedPackage[] };
+	beforeAll(async () => {
+		Object.assign(served, await startRegistryWithPackages());
+	});
+	afterAll(async () => {
+		await served.registry?.stop();
+	});
+	return served;
+}
+
 export async function startRegistryWithPackages(tarballs = tarballsUnderTest()): Promise<{ registry: LocalRegistry; published: PublishedPackage[] }> {
 	const registry = new LocalRegistry();
 	await registry.start();
