@@ -56,9 +56,9 @@ export interface PaidRequest {
 }
 
 /**
- * The payments of one node execution against one gateway. It learns the payment requirement from the first
+ * The payments of one run of the node against one gateway. It learns the payment requirement from the first
  * 402 and then signs each further call ahead, so a paid item takes one round trip. It checks every requirement
- * against the credential's policy before signing, keeps the total within the execution's limit, and never
+ * against the credential's policy before signing, keeps the execution's total (its ledger) within the limit, and never
  * sends a signed payment twice.
  */
 export class GatewaySession {
@@ -90,13 +90,8 @@ export class GatewaySession {
 		this.maxTotalSpend = options.maxTotalSpend;
 	}
 
-	/** Total settled (or possibly settled) by this execution, atomic units. */
-	get spent(): bigint {
-		return this.ledger.committed;
-	}
-
 	/**
-	 * POSTs `body` to `path` on the gateway and pays for it. The first call of an execution goes unpaid and
+	 * POSTs `body` to `path` on the gateway and pays for it. The first call of a run goes unpaid and
 	 * learns the requirement from the 402; later calls (and parallel calls waiting for that first answer) carry
 	 * a payment signed from the known requirement.
 	 */
