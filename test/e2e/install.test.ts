@@ -1,16 +1,22 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports -- end-to-end test in plain Node: it runs a real n8n process and a local npm registry, and reads the files they write */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- end-to-end test in plain Node: it runs a real n8n process and a local npm registry, reads the files they write, and drives chromium */
 // Which "install by name" path works against a registry other than npmjs.org, on an n8n without a license:
 // - Settings > Community Nodes > Install (POST /rest/community-packages) refuses: n8n's installer passes
 //   `--registry=<N8N_COMMUNITY_PACKAGES_REGISTRY>` to npm and, for anything but https://registry.npmjs.org, needs
 //   the enterprise license feature feat:communityNodes:customRegistry (CommunityPackagesService.getNpmRegistry).
+//   In the editor (chromium, as a user does it) the install form stays open and n8n shows the refusal as an
+//   error toast.
 // - The manual install n8n documents for self-hosted n8n (`npm install <name>` in ~/.n8n/nodes, restart) works:
 //   n8n loads both packages at start. Settings > Community Nodes does not list them: it lists what its own
 //   installer recorded in the database.
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
+import { sleep } from 'n8n-workflow';
+import { chromium, type Locator, type Page } from 'playwright-core';
+
 import { N8nInstance, freePort } from '../../scripts/demo/n8n';
+import { REPO_ROOT } from '../../scripts/demo/pack';
 import { isInstalled, runtimeFor } from '../../scripts/demo/runtime';
 import { useRegistry, versionsUnderTest } from './support';
 
@@ -25,6 +31,36 @@ const OUR_TYPES = [
 	'n8n-nodes-scraper-service.scraperPlatformTool',
 	'n8n-nodes-scraper-service.scraperRunTrigger',
 ];
+
+// As editor.test.ts drives chromium (its exports cannot be imported: importing a test file runs its tests).
+const CHROMIUM = process.env.E2E_CHROMIUM ?? '/usr/bin/chromium';
+const CHROMIUM_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const SCREENSHOTS = path.join(REPO_ROOT, 'test', 'e2e', 'screenshots');
+
+/** Waits for the page's transitions to end (a modal fading in, a toast sliding in), so a screenshot shows them done. */
+async function settled(page: Page): Promise<void> {
+	await page.evaluate(async () => {
+		type Running = { finished: Promise<unknown>; effect: { getComputedTiming: () => { endTime?: number | string } } | null };
+		const { document } = globalThis as unknown as { document: { getAnimations: () => Running[] } };
+		const finite = document.getAnimations().filter((a) => Number.isFinite(Number(a.effect?.getComputedTiming().endTime)));
+		// A transition Vue cancels (the element left) rejects `finished`: it has ended all the same.
+		await Promise.all(finite.map(async (a) => await a.finished.then(undefined, () => undefined)));
+	});
+}
+
+/** Waits until `locator` lies wholly inside the viewport and has stopped moving (two equal boxes 100 ms apart). */
+async function stillInView(page: Page, locator: Locator): Promise<void> {
+	const width = page.viewportSize()?.width ?? 0;
+	let last = '';
+	for (let i = 0; i < 50; i++) {
+		const box = await locator.boundingBox();
+		const now = JSON.stringify(box);
+		if (box && box.x >= 0 && box.x + box.width <= width && now === last) return;
+		last = now;
+		await sleep(100);
+	}
+	throw new Error(`still moving or out of view after 5 s: ${last}`);
+}
 
 const notLicensed = (name: string) =>
 	`Error loading package "${name}" :Your license does not allow for feat:communityNodes:customRegistry. ` +
@@ -54,6 +90,22 @@ describe.each(versionsUnderTest())('n8n %s: installing our packages by name from
 			.map((t) => t.name)
 			.filter((name) => name.startsWith('n8n-nodes-scraper-service'))
 			.sort();
+
+	/** What n8n's installer left in <n8n folder>/nodes/node_modules (nothing, when it refused). */
+	const nodesInstalled = () => {
+		const modules = path.join(n8n.n8nFolder, 'nodes', 'node_modules');
+		return existsSync(modules) ? readdirSync(modules) : [];
+	};
+
+	/** The editor's sign-in page, as a user fills it in. */
+	async function signInToEditor(page: Page): Promise<void> {
+		await page.goto(n8n.baseUrl);
+		await page.waitForURL(/\/signin/);
+		await page.locator('input[name="emailOrLdapLoginId"]').fill(OWNER.email);
+		await page.locator('input[name="password"]').fill(OWNER.password);
+		await page.locator('[data-test-id="form-submit-button"]').click();
+		await page.waitForURL((url) => !url.pathname.startsWith('/signin'));
+	}
 
 	beforeAll(async () => {
 		const runtime = await runtimeFor(version);
@@ -85,8 +137,69 @@ describe.each(versionsUnderTest())('n8n %s: installing our packages by name from
 		}
 		// n8n refused before asking the registry anything, and installed nothing.
 		expect(served.registry.received().slice(before)).toEqual([]);
-		const nodesDir = path.join(n8n.n8nFolder, 'nodes');
-		expect(existsSync(path.join(nodesDir, 'node_modules')) ? readdirSync(path.join(nodesDir, 'node_modules')) : []).toEqual([]);
+		expect(nodesInstalled()).toEqual([]);
+		expect(await get('/rest/community-packages')).toEqual({ data: [] });
+		expect(await ourLoadedTypes()).toEqual([]);
+	});
+
+	test('in the editor, Settings > Community Nodes > Install shows the refusal and installs nothing', async () => {
+		if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: \`npm run test:e2e\` installs Debian's chromium first.`);
+		const name = served.published[0].name;
+		expect(name).toBe('n8n-nodes-scraper-service');
+		const before = served.registry.received().length;
+		const shots = path.join(SCREENSHOTS, version);
+		mkdirSync(shots, { recursive: true });
+		const profile = mkdtempSync(path.join(os.tmpdir(), 'chromium-profile-'));
+		const context = await chromium.launchPersistentContext(profile, {
+			executablePath: CHROMIUM,
+			headless: true,
+			args: CHROMIUM_FLAGS,
+			viewport: { width: 1440, height: 900 },
+		});
+		try {
+			const page = context.pages()[0] ?? (await context.newPage());
+			const shot = async (file: string) => {
+				await settled(page);
+				await page.screenshot({ path: path.join(shots, `${file}.png`) });
+			};
+			await signInToEditor(page);
+			await page.goto(`${n8n.baseUrl}/settings`);
+			await page.getByRole('menuitem', { name: 'Community nodes' }).click();
+			await page.getByRole('button', { name: 'Install a community node' }).click();
+			const form = page.getByRole('dialog').filter({ has: page.getByRole('heading', { name: 'Install community nodes' }) });
+			await form.getByPlaceholder('e.g. n8n-nodes-chatwork').fill(name);
+			await form.getByText('I understand the risks of installing unverified code from a public source.').click();
+			expect(await form.getByRole('checkbox').isChecked()).toBe(true);
+			const install = form.getByRole('button', { name: 'Install', exact: true });
+			expect(await install.isEnabled()).toBe(true);
+			await shot('20-community-nodes-install-form');
+
+			await install.click();
+			// n8n answers 500 (not 400, which the form would show under the name): an error toast, the form stays open.
+			const toast = page.getByRole('alert').filter({ has: page.getByRole('heading', { name: 'Error installing new package' }) });
+			await toast.waitFor();
+			// The toast slides in and the button stops spinning: shoot once both are still.
+			await page.getByRole('button', { name: 'Install', exact: true }).waitFor();
+			await stillInView(page, toast);
+			await shot('21-community-nodes-install-refused');
+			expect((await toast.getByRole('paragraph').innerText()).trim()).toBe(notLicensed(name));
+			expect(await page.getByRole('alert').count()).toBe(1);
+			await install.waitFor();
+			expect(await install.isEnabled()).toBe(true);
+			expect(await form.getByPlaceholder('e.g. n8n-nodes-chatwork').inputValue()).toBe(name);
+
+			// The page, loaded again, still lists no package.
+			await page.reload();
+			await page.getByRole('button', { name: 'Install a community node' }).waitFor();
+			expect(await page.getByText('Supercharge your workflows with community nodes').isVisible()).toBe(true);
+			expect(await page.locator('[data-test-id="community-package-card"]').count()).toBe(0);
+		} finally {
+			await context.close();
+			rmSync(profile, { recursive: true, force: true });
+		}
+		// n8n refused before asking the registry anything, and installed nothing.
+		expect(served.registry.received().slice(before)).toEqual([]);
+		expect(nodesInstalled()).toEqual([]);
 		expect(await get('/rest/community-packages')).toEqual({ data: [] });
 		expect(await ourLoadedTypes()).toEqual([]);
 	});
