@@ -5,21 +5,14 @@ import os from 'node:os';
 import path from 'node:path';
 
 import { demoCredentials } from '../../scripts/demo/credentials';
-import { N8nInstance, nodeOutput, type ExecuteResult, type N8nItem } from '../../scripts/demo/n8n';
-import { REPO_ROOT } from '../../scripts/demo/pack';
+import { N8nInstance, type ExecuteResult } from '../../scripts/demo/n8n';
 import { isInstalled, runtimeFor } from '../../scripts/demo/runtime';
-import { decodeJpeg, validateFetchRequest } from '../simulator/gateway';
-import { simulateFetch } from '../simulator/gateway/upstream';
-import { DEMO_MANUAL_SCRAPER_IDS, MARKETPLACE_DEMO_TOKEN, PLATFORM_DEMO_TOKEN, PRICE_ATOMIC, startSimulator, type RunningSimulator } from '../simulator/index';
+import { startSimulator, type RunningSimulator } from '../simulator/index';
+import { EXAMPLES, example, expectExample1, expectExample2, expectExample3, expectExample4, expectExample5, paymentsBefore } from './examples';
 import { binaryFile, useRegistry, tarballsUnderTest, versionsUnderTest } from './support';
 
-const EXAMPLES = path.join(REPO_ROOT, 'examples');
 const PACKAGE = 'n8n-nodes-scraper-service';
 const X402_PACKAGE = 'n8n-nodes-scraper-service-x402';
-
-function example(file: string): { id: string; nodes: Array<{ name: string; type: string; parameters: Record<string, unknown> }> } {
-	return JSON.parse(readFileSync(path.join(EXAMPLES, file), 'utf8'));
-}
 
 /** A successful run: exit 0 and every node without error; otherwise fail with what n8n printed. */
 function expectSuccess(result: ExecuteResult): NonNullable<ExecuteResult['run']> {
@@ -31,8 +24,6 @@ function expectSuccess(result: ExecuteResult): NonNullable<ExecuteResult['run']>
 	return result.run;
 }
 
-const keysOf = (items: N8nItem[]) => items.map((i) => Object.keys(i.json));
-const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 // One local npm registry for every version: both packages published to it once, as they would be to npm.
 const served = useRegistry();
@@ -115,182 +106,31 @@ describe.each(versionsUnderTest())('n8n %s runs the example workflows headless (
 	test('example 1: AI scraper create and rerun -> one spreadsheet row per record', async () => {
 		const wf = example('01-ai-scraper-to-sheet-rows.json');
 		expect(wf.nodes.filter((n) => n.type.startsWith(`${PACKAGE}.`)).map((n) => n.type)).toEqual([`${PACKAGE}.scraperPlatform`, `${PACKAGE}.scraperPlatform`]);
-		const log = sim.platform.server.log;
-		log.clear();
-		const run = expectSuccess(await n8n.execute(wf.id));
-
-		const created = nodeOutput(run, 'Create AI Scraper');
-		expect(created).toHaveLength(1);
-		expect(created[0].json.scraperId).toMatch(uuid);
-		expect(created[0].json.type).toBe('AI');
-		const create = log.for('POST /api/v1/scrapers-ai');
-		expect(create).toHaveLength(1);
-		expect(create[0].headers['x-api-token']).toBe(PLATFORM_DEMO_TOKEN);
-		expect(create[0].body).toEqual({
-			url: 'https://shop.example.com/products',
-			prompt: 'Extract every product with its name, price and product page URL',
-			agent: 'listing',
-		});
-		const rerun = log.for('POST /api/v1/scrapers-ai-rerun');
-		expect(rerun).toHaveLength(1);
-		expect(rerun[0].body).toEqual({ scraperId: created[0].json.scraperId, url: 'https://shop.example.com/products?page=2' });
-
-		const rows = nodeOutput(run, 'Google Sheets Rows');
-		const resultId = rows[0].json['Result ID'] as string;
-		const record = sim.platform.getRecord<unknown>(resultId);
-		expect(record?.type).toBe('Rerun-AI');
-		const data = typeof record?.data === 'string' ? JSON.parse(record.data) : record?.data;
-		const products = data as Array<{ position: number; title: string; price: number; currency: string; url: string }>;
-		expect(products.length).toBeGreaterThanOrEqual(3);
-		expect(rows.map((r) => r.json)).toEqual(
-			products.map((p) => ({ Position: p.position, Product: p.title, Price: p.price, Currency: p.currency, 'Product URL': p.url, 'Result ID': resultId })),
-		);
+		sim.platform.server.log.clear();
+		expectExample1(expectSuccess(await n8n.execute(wf.id)), sim);
 	});
 
 	test('example 2: bulk rerun with Wait for Completion -> every merged record as a row', async () => {
-		const wf = example('02-bulk-rerun-merged-records.json');
-		const log = sim.platform.server.log;
-		log.clear();
-		const run = expectSuccess(await n8n.execute(wf.id));
-
-		const start = log.for('POST /api/v1/scrapers-manual-rerun/bulk');
-		expect(start).toHaveLength(1);
-		const urls = ['desk-1', 'lamp-2', 'chair-3', 'shelf-4'].map((s) => `https://shop.example.com/item/${s}`);
-		expect(start[0].body).toEqual({ scraperId: DEMO_MANUAL_SCRAPER_IDS[0], urls });
-		// It waited: the job was read until done.
-		expect(log.count('GET /api/v1/results/:id')).toBeGreaterThanOrEqual(1);
-
-		const rows = nodeOutput(run, 'Google Sheets Rows');
-		const bulkId = rows[0].json['Bulk Job ID'] as string;
-		const job = sim.platform.getRecord<{ mergedData: Array<Record<string, unknown>>; urlDetails: Array<{ status: string }> }>(bulkId);
-		expect(job?.data.urlDetails.map((u) => u.status)).toEqual(['Finished', 'Finished', 'Finished', 'Finished']);
-		expect(job?.data.mergedData.length).toBeGreaterThanOrEqual(4);
-		expect(rows.map((r) => r.json)).toEqual(
-			(job?.data.mergedData ?? []).map((m) => ({
-				Product: m.title,
-				SKU: m.sku,
-				Price: m.price,
-				'In Stock': m.inStock ? 'yes' : 'no',
-				'Product URL': m.url,
-				'Bulk Job ID': bulkId,
-			})),
-		);
+		sim.platform.server.log.clear();
+		expectExample2(expectSuccess(await n8n.execute(example('02-bulk-rerun-merged-records.json').id)), sim);
 	});
 
 	test('example 3: search-engine leads -> one CRM contact per lead', async () => {
-		const wf = example('03-search-leads-to-crm-contacts.json');
-		const log = sim.marketplace.server.log;
-		log.clear();
-		const run = expectSuccess(await n8n.execute(wf.id));
-
-		const create = log.for('POST /api/scrapers/leads-generator/search/create-and-run');
-		expect(create).toHaveLength(1);
-		expect(create[0].headers.authorization).toBe(`Bearer ${MARKETPLACE_DEMO_TOKEN}`);
-		expect(create[0].body).toEqual({ name: 'Marketing agencies in Sydney', search_type: 'keywords', limit_pages: 2, keywords: 'marketing agency sydney' });
-
-		// What the service holds for that run, read over its API.
-		const leadsOut = nodeOutput(run, 'Find Leads in Search Results');
-		const runId = leadsOut[0].json.scraping_run_id as number;
-		const res = await fetch(`${sim.info.marketplaceUrl}/api/scraping-runs/${runId}`, { headers: { authorization: `Bearer ${MARKETPLACE_DEMO_TOKEN}` } });
-		const body = (await res.json()) as { data: { results: Array<{ status: string; content: Array<Record<string, string>> }> } };
-		expect(body.data.results.every((r) => r.status === 'succeeded')).toBe(true);
-		const leads = body.data.results.flatMap((r) => r.content);
-		expect(leads.length).toBeGreaterThan(0);
-
-		const contacts = nodeOutput(run, 'HubSpot Contacts');
-		expect(contacts.map((c) => c.json)).toEqual(
-			leads.map((l) => ({
-				email: l.email,
-				firstname: l.name.split(' ')[0],
-				lastname: l.name.split(' ').slice(1).join(' '),
-				company: l.company,
-				jobtitle: l.title,
-				phone: l.phone,
-				website: l.website,
-				address: l.address,
-			})),
-		);
-		for (const c of contacts) expect(c.json.email).toMatch(/^[^@\s]+@[^@\s]+\.[a-z]+$/);
+		sim.marketplace.server.log.clear();
+		await expectExample3(expectSuccess(await n8n.execute(example('03-search-leads-to-crm-contacts.json').id)), sim);
 	});
 
 	test('example 4: paid gateway fetch of three URLs -> Markdown, screenshot files and receipts; paid on chain', async () => {
-		const wf = example('04-paid-gateway-fetch-with-receipts.json');
-		const { demoWallet, payTo } = sim.info.chain;
-		const payer = demoWallet.address as `0x${string}`;
-		const payerBefore = await sim.gateway.balanceOf(payer);
-		const payeeBefore = await sim.gateway.balanceOf(payTo as `0x${string}`);
-		const settledBefore = sim.gateway.settlements.length;
-		const run = expectSuccess(await n8n.execute(wf.id));
-
-		const urls = ['https://example.com/pricing', 'https://example.org/about', 'https://example.net/blog'];
-		const rows = nodeOutput(run, 'Pages With Receipts');
-		expect(keysOf(rows)).toEqual(urls.map(() => ['URL', 'Markdown', 'Screenshot File', 'Paid (USDC)', 'Transaction', 'Payer', 'Network']));
-		expect(rows.map((r) => r.json.URL)).toEqual(urls);
-
-		// Exactly three charges of 0.01 USDC, on chain, from the demo wallet to the gateway's payee.
-		const settlements = sim.gateway.settlements.slice(settledBefore);
-		expect(settlements).toHaveLength(3);
-		expect(await sim.gateway.balanceOf(payer)).toBe(payerBefore - 3n * PRICE_ATOMIC);
-		expect(await sim.gateway.balanceOf(payTo as `0x${string}`)).toBe(payeeBefore + 3n * PRICE_ATOMIC);
-		for (const row of rows) {
-			const settlement = settlements.find((s) => s.target === row.json.URL);
-			expect(row.json).toMatchObject({ 'Paid (USDC)': '0.01', Transaction: settlement?.transaction, Network: 'eip155:31337' });
-			expect(String(row.json.Payer).toLowerCase()).toBe(payer.toLowerCase());
-			expect((await sim.gateway.getTransactionReceipt(row.json.Transaction as `0x${string}`))?.status).toBe('success');
-		}
-
-		for (const [i, row] of rows.entries()) {
-			// What the simulated upstream renders for that page: the same Markdown, the same JPEG bytes.
-			const request = validateFetchRequest({ url: urls[i], html: false, markdown: true, screenshot: true });
-			if (!request.ok) throw new Error('bad reference request');
-			const expected = simulateFetch(request.value).data;
-			expect(row.json.Markdown).toBe(expected.markdown);
-			const screenshot = row.binary?.screenshot;
-			expect(screenshot).toMatchObject({ mimeType: 'image/jpeg', fileName: row.json['Screenshot File'] });
-			const bytes = screenshot?.id ? readFileSync(binaryFile(n8n.n8nFolder, screenshot.id)) : Buffer.from(screenshot?.data ?? '', 'base64');
-			expect(bytes.equals(Buffer.from(expected.screenshot ?? '', 'base64'))).toBe(true);
-			const image = decodeJpeg(bytes);
-			expect(image.width).toBeGreaterThan(0);
-			expect(image.height).toBeGreaterThan(0);
-		}
+		const before = await paymentsBefore(sim);
+		const run = expectSuccess(await n8n.execute(example('04-paid-gateway-fetch-with-receipts.json').id));
+		// n8n keeps the screenshots as files under its folder.
+		await expectExample4(run, sim, before, async (screenshot) =>
+			screenshot.id ? readFileSync(binaryFile(n8n.n8nFolder, screenshot.id)) : Buffer.from(screenshot.data ?? '', 'base64'),
+		);
 	});
 
 	test('example 5: job board with a JSON Schema -> one row per job', async () => {
-		const wf = example('05-job-board-json-schema.json');
-		const params = wf.nodes.find((n) => n.name === 'Scrape Job Board')?.parameters ?? {};
-		const log = sim.marketplace.server.log;
-		log.clear();
-		const run = expectSuccess(await n8n.execute(wf.id));
-
-		const sent = log.for('POST /api/job-board-scrape');
-		expect(sent).toHaveLength(1);
-		expect(sent[0].body).toEqual({
-			urls: ['https://jobs.example.com/search?q=data+engineer'],
-			schema: JSON.parse(params.schema as string),
-			min: 5,
-			max: 10,
-			timeout: 60,
-		});
-		// The same request straight to the service: the rows are its jobs, one each.
-		const res = await fetch(`${sim.info.marketplaceUrl}/api/job-board-scrape`, {
-			method: 'POST',
-			headers: { authorization: `Bearer ${MARKETPLACE_DEMO_TOKEN}`, 'content-type': 'application/json' },
-			body: JSON.stringify(sent[0].body),
-		});
-		const { result } = (await res.json()) as { result: { jobs: Array<Record<string, string>> } };
-		const rows = nodeOutput(run, 'Google Sheets Rows');
-		expect(rows.length).toBeGreaterThanOrEqual(5);
-		expect(rows.length).toBeLessThanOrEqual(10);
-		expect(rows.map((r) => r.json)).toEqual(
-			result.jobs.map((j) => ({
-				'Job Title': j.title,
-				Company: j.company,
-				Location: j.location,
-				Salary: j.salary,
-				'Employment Type': j.employment_type,
-				Posted: j.posted_date,
-				'Job URL': j.url,
-			})),
-		);
+		sim.marketplace.server.log.clear();
+		await expectExample5(expectSuccess(await n8n.execute(example('05-job-board-json-schema.json').id)), sim);
 	});
 });

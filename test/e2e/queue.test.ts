@@ -6,13 +6,11 @@ import path from 'node:path';
 import { sleep } from 'n8n-workflow';
 
 import { demoCredentials } from '../../scripts/demo/credentials';
-import { nodeOutput, type N8nItem, type N8nRun } from '../../scripts/demo/n8n';
-import { REPO_ROOT } from '../../scripts/demo/pack';
+import { nodeOutput, type N8nRun } from '../../scripts/demo/n8n';
 import { N8nRestClient, QueueCluster, type RestExecution } from '../../scripts/demo/queue';
 import { N8N_STABLE, isInstalled, runtimeFor } from '../../scripts/demo/runtime';
-import { validateFetchRequest } from '../simulator/gateway';
-import { simulateFetch } from '../simulator/gateway/upstream';
-import { DEMO_MANUAL_SCRAPER_IDS, MARKETPLACE_DEMO_TOKEN, PLATFORM_DEMO_TOKEN, PRICE_ATOMIC, startSimulator, type RunningSimulator } from '../simulator/index';
+import { DEMO_MANUAL_SCRAPER_IDS, PLATFORM_DEMO_TOKEN, startSimulator, type RunningSimulator } from '../simulator/index';
+import { EXAMPLES, example, expectExample1, expectExample2, expectExample3, expectExample4, expectExample5, paymentsBefore } from './examples';
 import { useRegistry } from './support';
 
 /**
@@ -24,25 +22,12 @@ import { useRegistry } from './support';
  */
 
 const VERSION = process.env.E2E_QUEUE_N8N_VERSION ?? N8N_STABLE;
-const EXAMPLES = path.join(REPO_ROOT, 'examples');
 const OWNER = { email: 'queue@example.com', password: 'QueueOwner1', firstName: 'Queue', lastName: 'Owner' };
 const BULK_SCRAPER = DEMO_MANUAL_SCRAPER_IDS[0];
 const TRIGGER_ID = 'scrQueueTrig0006';
 const SLOW_BULK_ID = 'scrQueueSlowBulk';
 /** The trigger copy polls every 5 s: n8n refuses `*` in the seconds field ("at least a minute"), not a list. */
 const EVERY_5_SECONDS = '0,5,10,15,20,25,30,35,40,45,50,55 * * * * *';
-
-interface WorkflowFile {
-	id: string;
-	name: string;
-	active?: boolean;
-	nodes: Array<{ name: string; type: string; parameters: Record<string, unknown> }>;
-	[key: string]: unknown;
-}
-
-function example(file: string): WorkflowFile {
-	return JSON.parse(readFileSync(path.join(EXAMPLES, file), 'utf8')) as WorkflowFile;
-}
 
 /** A successful run (status success, no error), else fail with what n8n stored. */
 function expectSuccess(execution: RestExecution): N8nRun {
@@ -53,7 +38,6 @@ function expectSuccess(execution: RestExecution): N8nRun {
 	return execution.run;
 }
 
-const keysOf = (items: N8nItem[]) => items.map((i) => Object.keys(i.json));
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
 // Every process installs both packages by name from this registry.
@@ -161,136 +145,41 @@ describe(`n8n ${VERSION} in queue mode: main + 2 workers + Redis + PostgreSQL`, 
 	});
 
 	test('example 1 runs on a worker: one spreadsheet row per record', async () => {
-		const log = sim.platform.server.log;
-		log.clear();
+		sim.platform.server.log.clear();
 		const { execution } = await runOnWorker('example 1', 'scrExample01AiSh');
-		const run = expectSuccess(execution);
-		expect(log.count('POST /api/v1/scrapers-ai')).toBe(1);
-		expect(log.count('POST /api/v1/scrapers-ai-rerun')).toBe(1);
-		const rows = nodeOutput(run, 'Google Sheets Rows');
-		const resultId = rows[0].json['Result ID'] as string;
-		const record = sim.platform.getRecord<unknown>(resultId);
-		const data = typeof record?.data === 'string' ? JSON.parse(record.data) : record?.data;
-		const products = data as Array<{ position: number; title: string; price: number; currency: string; url: string }>;
-		expect(products.length).toBeGreaterThanOrEqual(3);
-		expect(rows.map((r) => r.json)).toEqual(
-			products.map((p) => ({ Position: p.position, Product: p.title, Price: p.price, Currency: p.currency, 'Product URL': p.url, 'Result ID': resultId })),
-		);
+		expectExample1(expectSuccess(execution), sim);
 	});
 
 	test('example 2 runs on a worker: bulk rerun with Wait for Completion -> every merged record', async () => {
-		const log = sim.platform.server.log;
-		log.clear();
+		sim.platform.server.log.clear();
 		const { execution } = await runOnWorker('example 2', 'scrExample02Bulk');
-		const run = expectSuccess(execution);
-		const start = log.for('POST /api/v1/scrapers-manual-rerun/bulk');
-		expect(start).toHaveLength(1);
-		expect(start[0].body).toEqual({ scraperId: BULK_SCRAPER, urls: ['desk-1', 'lamp-2', 'chair-3', 'shelf-4'].map((s) => `https://shop.example.com/item/${s}`) });
-		const rows = nodeOutput(run, 'Google Sheets Rows');
-		const bulkId = rows[0].json['Bulk Job ID'] as string;
-		const job = sim.platform.getRecord<{ mergedData: Array<Record<string, unknown>>; urlDetails: Array<{ status: string }> }>(bulkId);
-		expect(job?.data.urlDetails.map((u) => u.status)).toEqual(['Finished', 'Finished', 'Finished', 'Finished']);
-		expect(rows.map((r) => r.json)).toEqual(
-			(job?.data.mergedData ?? []).map((m) => ({ Product: m.title, SKU: m.sku, Price: m.price, 'In Stock': m.inStock ? 'yes' : 'no', 'Product URL': m.url, 'Bulk Job ID': bulkId })),
-		);
+		expectExample2(expectSuccess(execution), sim);
 	});
 
 	test('example 3 runs on a worker: search-engine leads -> one CRM contact per lead', async () => {
-		const log = sim.marketplace.server.log;
-		log.clear();
+		sim.marketplace.server.log.clear();
 		const { execution } = await runOnWorker('example 3', 'scrExample03Lead');
-		const run = expectSuccess(execution);
-		expect(log.count('POST /api/scrapers/leads-generator/search/create-and-run')).toBe(1);
-		const runId = nodeOutput(run, 'Find Leads in Search Results')[0].json.scraping_run_id as number;
-		const res = await fetch(`${sim.info.marketplaceUrl}/api/scraping-runs/${runId}`, { headers: { authorization: `Bearer ${MARKETPLACE_DEMO_TOKEN}` } });
-		const body = (await res.json()) as { data: { results: Array<{ content: Array<Record<string, string>> }> } };
-		const leads = body.data.results.flatMap((r) => r.content);
-		expect(leads.length).toBeGreaterThan(0);
-		expect(nodeOutput(run, 'HubSpot Contacts').map((c) => c.json)).toEqual(
-			leads.map((l) => ({
-				email: l.email,
-				firstname: l.name.split(' ')[0],
-				lastname: l.name.split(' ').slice(1).join(' '),
-				company: l.company,
-				jobtitle: l.title,
-				phone: l.phone,
-				website: l.website,
-				address: l.address,
-			})),
-		);
+		await expectExample3(expectSuccess(execution), sim);
 	});
 
 	test('example 4 runs on a worker: three payments settle on chain once each; screenshots download through main', async () => {
-		const { demoWallet, payTo } = sim.info.chain;
-		const payer = demoWallet.address as `0x${string}`;
-		const payerBefore = await sim.gateway.balanceOf(payer);
-		const payeeBefore = await sim.gateway.balanceOf(payTo as `0x${string}`);
-		const settledBefore = sim.gateway.settlements.length;
+		const before = await paymentsBefore(sim);
 		const { execution, worker } = await runOnWorker('example 4', 'scrExample04Paid');
-		const run = expectSuccess(execution);
-
-		const urls = ['https://example.com/pricing', 'https://example.org/about', 'https://example.net/blog'];
-		const rows = nodeOutput(run, 'Pages With Receipts');
-		expect(keysOf(rows)).toEqual(urls.map(() => ['URL', 'Markdown', 'Screenshot File', 'Paid (USDC)', 'Transaction', 'Payer', 'Network']));
-		expect(rows.map((r) => r.json.URL)).toEqual(urls);
-		const settlements = sim.gateway.settlements.slice(settledBefore);
-		expect(settlements).toHaveLength(3);
-		expect(new Set(settlements.map((s) => s.target))).toEqual(new Set(urls));
-		expect(new Set(settlements.map((s) => s.transaction)).size).toBe(3);
-		expect(await sim.gateway.balanceOf(payer)).toBe(payerBefore - 3n * PRICE_ATOMIC);
-		expect(await sim.gateway.balanceOf(payTo as `0x${string}`)).toBe(payeeBefore + 3n * PRICE_ATOMIC);
-		for (const row of rows) {
-			const settlement = settlements.find((s) => s.target === row.json.URL);
-			expect(row.json).toMatchObject({ 'Paid (USDC)': '0.01', Transaction: settlement?.transaction, Network: 'eip155:31337' });
-			expect((await sim.gateway.getTransactionReceipt(row.json.Transaction as `0x${string}`))?.status).toBe('success');
-		}
-
 		// The worker stored each screenshot in PostgreSQL (binary data mode `database`); main serves it.
-		const downloads: string[] = [];
-		for (const [i, row] of rows.entries()) {
-			const request = validateFetchRequest({ url: urls[i], html: false, markdown: true, screenshot: true });
-			if (!request.ok) throw new Error('bad reference request');
-			const expected = simulateFetch(request.value).data;
-			expect(row.json.Markdown).toBe(expected.markdown);
-			const screenshot = row.binary?.screenshot;
-			expect(screenshot).toMatchObject({ mimeType: 'image/jpeg', fileName: row.json['Screenshot File'] });
-			expect(screenshot?.id).toMatch(/^database:/);
-			const download = await rest.binary(screenshot?.id ?? '');
+		const sizes = await expectExample4(expectSuccess(execution), sim, before, async (screenshot) => {
+			expect(screenshot.id).toMatch(/^database:/);
+			const download = await rest.binary(screenshot.id ?? '');
 			expect(download.status).toBe(200);
 			expect(download.contentType).toMatch(/^image\/jpeg/);
-			expect(download.bytes.equals(Buffer.from(expected.screenshot ?? '', 'base64'))).toBe(true);
-			downloads.push(`${download.bytes.length} B`);
-		}
-		report.push(`example 4: ran on ${worker}; 3 settlements; screenshots via main /rest/binary-data: ${downloads.join(', ')} (byte-identical)`);
+			return download.bytes;
+		});
+		report.push(`example 4: ran on ${worker}; 3 settlements; screenshots via main /rest/binary-data: ${sizes.map((n) => `${n} B`).join(', ')} (byte-identical)`);
 	});
 
 	test('example 5 runs on a worker: job board with a JSON Schema -> one row per job', async () => {
-		const wf = example('05-job-board-json-schema.json');
-		const params = wf.nodes.find((n) => n.name === 'Scrape Job Board')?.parameters ?? {};
-		const log = sim.marketplace.server.log;
-		log.clear();
+		sim.marketplace.server.log.clear();
 		const { execution } = await runOnWorker('example 5', 'scrExample05Jobs');
-		const run = expectSuccess(execution);
-		const sent = log.for('POST /api/job-board-scrape');
-		expect(sent).toHaveLength(1);
-		expect(sent[0].body).toEqual({ urls: ['https://jobs.example.com/search?q=data+engineer'], schema: JSON.parse(params.schema as string), min: 5, max: 10, timeout: 60 });
-		const res = await fetch(`${sim.info.marketplaceUrl}/api/job-board-scrape`, {
-			method: 'POST',
-			headers: { authorization: `Bearer ${MARKETPLACE_DEMO_TOKEN}`, 'content-type': 'application/json' },
-			body: JSON.stringify(sent[0].body),
-		});
-		const { result } = (await res.json()) as { result: { jobs: Array<Record<string, string>> } };
-		expect(nodeOutput(run, 'Google Sheets Rows').map((r) => r.json)).toEqual(
-			result.jobs.map((j) => ({
-				'Job Title': j.title,
-				Company: j.company,
-				Location: j.location,
-				Salary: j.salary,
-				'Employment Type': j.employment_type,
-				Posted: j.posted_date,
-				'Job URL': j.url,
-			})),
-		);
+		await expectExample5(expectSuccess(execution), sim);
 		const workers = new Set(ranOn.map((r) => r.worker));
 		report.push(`examples 1-5: ${ranOn.length} executions on ${[...workers].sort().join(' and ')}`);
 	});

@@ -1,19 +1,7 @@
 import { ModelSimulator, RESPONSES_API_MESSAGE, STREAM_PIECE_CHARS, type ChatCompletion, type ScriptTurn } from '../../simulator/model';
+import { served } from '../served';
 
-let sim: ModelSimulator;
-
-beforeAll(async () => {
-	sim = new ModelSimulator();
-	await sim.listen();
-});
-
-afterAll(async () => {
-	await sim.close();
-});
-
-beforeEach(() => {
-	sim.reset();
-});
+const sim = served(new ModelSimulator());
 
 const AUTH = { authorization: 'Bearer sk-anything' };
 

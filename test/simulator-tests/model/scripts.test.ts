@@ -1,19 +1,7 @@
 import { ModelSimulator, type ChatCompletion, type ChatToolCall, type ScriptTurn } from '../../simulator/model';
+import { served } from '../served';
 
-let sim: ModelSimulator;
-
-beforeAll(async () => {
-	sim = new ModelSimulator();
-	await sim.listen();
-});
-
-afterAll(async () => {
-	await sim.close();
-});
-
-beforeEach(() => {
-	sim.reset();
-});
+const sim = served(new ModelSimulator());
 
 interface Tool {
 	type: 'function';
