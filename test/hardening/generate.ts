@@ -59,7 +59,7 @@ function viaExpression(value: unknown): Drawn {
 // Strings an expression can carry without the template parser reading them as its own brackets.
 const safeText = (arb: fc.Arbitrary<string>) => arb.filter((s) => !s.includes('{{') && !s.includes('}}') && !s.startsWith('='));
 const oddUnicode = fc.constantFrom('\u0000', '\u202e', '\ud800', '\ufeff', '\u200b', 'é', '💥', '\u0007');
-const nonText = fc.oneof(fc.constant(null), fc.boolean(), fc.dictionary(fc.string({ maxLength: 3 }), fc.integer(), { maxKeys: 2 }), fc.constant({}));
+const nonText = fc.oneof(fc.constant(null), fc.boolean(), fc.dictionary(safeText(fc.string({ maxLength: 3 })), fc.integer(), { maxKeys: 2 }), fc.constant({}));
 const notNumbers = fc.oneof(
 	fc.constantFrom(Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY),
 	safeText(fc.string({ minLength: 1, maxLength: 6 })).filter((s) => s.trim() === '' || Number.isNaN(Number(s))),
@@ -73,7 +73,7 @@ export function invalidValues(rule: Rule): fc.Arbitrary<Drawn> {
 	switch (rule.kind) {
 		case 'text':
 			return rule.required
-				? fc.oneof(fc.constantFrom('', '   ', '\n\t').map(typed), nonText.map(viaExpression), fc.array(fc.string(), { maxLength: 2 }).map(viaExpression))
+				? fc.oneof(fc.constantFrom('', '   ', '\n\t').map(typed), nonText.map(viaExpression), fc.array(safeText(fc.string()), { maxLength: 2 }).map(viaExpression))
 				: fc.oneof(fc.constantFrom(true, false).map(viaExpression), fc.constant({ a: 1 }).map(viaExpression), fc.constant([{ a: 1 }]).map(viaExpression));
 		case 'list':
 			return fc.oneof(fc.constantFrom('', '  ', ' \n \n').map(typed), fc.constantFrom([], [{}], [null], [[1]], {}, true).map(viaExpression));
