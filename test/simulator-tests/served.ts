@@ -16,3 +16,16 @@ export function served<T extends SimSection & { reset(): void }>(section: T): T 
 	});
 	return section;
 }
+
+/** A new simulator section for every test (each starts from the seeded state), closed after it. */
+export function freshPerTest<T extends SimSection>(create: () => T): { sim: T; base: string } {
+	const context = {} as { sim: T; base: string };
+	beforeEach(async () => {
+		context.sim = create();
+		context.base = await context.sim.listen();
+	});
+	afterEach(async () => {
+		await context.sim.close();
+	});
+	return context;
+}

@@ -4,20 +4,11 @@ import {
 	MARKETPLACE_ROUTES,
 	MarketplaceSimulator,
 } from '../../simulator/marketplace';
+import { served } from '../served';
 
-let sim: MarketplaceSimulator;
-
-beforeAll(async () => {
-	sim = new MarketplaceSimulator();
-	await sim.listen();
-});
-
-afterAll(async () => {
-	await sim.close();
-});
+const sim = served(new MarketplaceSimulator());
 
 beforeEach(() => {
-	sim.reset();
 	sim.setRateLimit(600, 60);
 });
 

@@ -7,20 +7,11 @@ import {
 	availableJobs,
 	type JobBoardResponse,
 } from '../../simulator/marketplace';
+import { served } from '../served';
 
-let sim: MarketplaceSimulator;
-
-beforeAll(async () => {
-	sim = new MarketplaceSimulator();
-	await sim.listen();
-});
-
-afterAll(async () => {
-	await sim.close();
-});
+const sim = served(new MarketplaceSimulator());
 
 beforeEach(() => {
-	sim.reset();
 	Object.assign(sim.options, MARKETPLACE_DEFAULT_TIMINGS);
 });
 

@@ -12,25 +12,16 @@ import {
 	type RunListRecord,
 	type ScrapingRunRecord,
 } from '../../simulator/marketplace';
+import { served } from '../served';
 
 /**
  * Scheduled scrapers (section C configuration `scheduled`, `cron`, `cron_timezone`, `cron_*`): the simulator makes
  * their runs by itself on the simulated clock, created lazily when anything is read, each with its firing time.
  */
 
-let sim: MarketplaceSimulator;
-
-beforeAll(async () => {
-	sim = new MarketplaceSimulator({ queuedMs: 1_000, runMs: 3_000 });
-	await sim.listen();
-});
-
-afterAll(async () => {
-	await sim.close();
-});
+const sim = served(new MarketplaceSimulator({ queuedMs: 1_000, runMs: 3_000 }));
 
 beforeEach(() => {
-	sim.reset();
 	Object.assign(sim.options, { queuedMs: 1_000, runMs: 3_000, runStaggerMs: 0, scheduleCatchUpLimit: SCHEDULE_CATCH_UP_LIMIT });
 });
 

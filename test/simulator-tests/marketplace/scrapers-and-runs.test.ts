@@ -11,20 +11,11 @@ import {
 	type SearchLead,
 	type SocialLead,
 } from '../../simulator/marketplace';
+import { served } from '../served';
 
-let sim: MarketplaceSimulator;
-
-beforeAll(async () => {
-	sim = new MarketplaceSimulator({ queuedMs: 1_000, runMs: 3_000 });
-	await sim.listen();
-});
-
-afterAll(async () => {
-	await sim.close();
-});
+const sim = served(new MarketplaceSimulator({ queuedMs: 1_000, runMs: 3_000 }));
 
 beforeEach(() => {
-	sim.reset();
 	Object.assign(sim.options, { queuedMs: 1_000, runMs: 3_000, runStaggerMs: 0 });
 });
 

@@ -1,17 +1,7 @@
 import { MARKETPLACE_DEMO_TOKEN, MarketplaceSimulator, type FieldError } from '../../simulator/marketplace';
+import { served } from '../served';
 
-let sim: MarketplaceSimulator;
-
-beforeAll(async () => {
-	sim = new MarketplaceSimulator();
-	await sim.listen();
-});
-
-afterAll(async () => {
-	await sim.close();
-});
-
-beforeEach(() => sim.reset());
+const sim = served(new MarketplaceSimulator());
 
 interface Answer {
 	status: number;

@@ -7,36 +7,30 @@ import {
 	type BulkData,
 	type ListedResultRecord,
 } from '../../simulator/platform';
+import { freshPerTest } from '../served';
 
 const LIST = { page: 1, pageSize: 100, sortField: 'createdAt', sortOrder: 'ASC' };
 
 describe('platform simulator: demo data (seedDemo, used by the standalone simulator)', () => {
-	let sim: PlatformSimulator;
-	let base: string;
-
-	beforeEach(async () => {
-		sim = new PlatformSimulator();
-		base = await sim.listen();
-	});
-	afterEach(() => sim.close());
+	const ctx = freshPerTest(() => new PlatformSimulator());
 
 	const list = async (token?: string) =>
-		(await callPlatform<ListedResultRecord[]>(base, 'GET', '/api/v1/results', { token, query: LIST })).body.data;
+		(await callPlatform<ListedResultRecord[]>(ctx.base, 'GET', '/api/v1/results', { token, query: LIST })).body.data;
 
 	it('a new simulator has no results: seeding is explicit', async () => {
 		expect(await list()).toEqual([]);
 	});
 
 	it('lists a finished bulk job per demo manual scraper and a finished rerun per demo AI scraper, all in the past', async () => {
-		sim.seedDemo();
-		sim.seedDemo(); // adds nothing the second time
+		ctx.sim.seedDemo();
+		ctx.sim.seedDemo(); // adds nothing the second time
 		const records = await list();
 		expect(records).toHaveLength(DEMO_MANUAL_SCRAPER_IDS.length + Object.keys(DEMO_AI_SCRAPER_IDS).length);
 		const scraperIds = records.map((r) => r.scraperId);
 		expect(scraperIds).toEqual([...DEMO_MANUAL_SCRAPER_IDS, ...Object.values(DEMO_AI_SCRAPER_IDS)]);
 		for (const record of records) {
 			expect(record.status).toBe('Finished');
-			expect(Date.parse(record.createdAt)).toBeLessThan(sim.clock.now() - 12 * 3_600_000);
+			expect(Date.parse(record.createdAt)).toBeLessThan(ctx.sim.clock.now() - 12 * 3_600_000);
 		}
 		const bulks = records.filter((r) => r.type === 'Bulk-AI');
 		expect(bulks).toHaveLength(DEMO_MANUAL_SCRAPER_IDS.length);
@@ -52,8 +46,8 @@ describe('platform simulator: demo data (seedDemo, used by the standalone simula
 	});
 
 	it('cancelling a seeded scraper finds its finished job and cancels nothing', async () => {
-		sim.seedDemo();
-		const res = await callPlatform<{ bulkUrls: string[]; canceledUrls: string[] }>(base, 'PATCH', `/api/v1/scrapers-bulks/${DEMO_MANUAL_SCRAPER_IDS[0]}/cancel`);
+		ctx.sim.seedDemo();
+		const res = await callPlatform<{ bulkUrls: string[]; canceledUrls: string[] }>(ctx.base, 'PATCH', `/api/v1/scrapers-bulks/${DEMO_MANUAL_SCRAPER_IDS[0]}/cancel`);
 		expect(res.status).toBe(200);
 		expect(res.body.data.bulkUrls).toHaveLength(3);
 		expect(res.body.data.canceledUrls).toEqual([]);

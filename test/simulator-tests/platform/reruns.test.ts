@@ -10,22 +10,16 @@ import {
 	type ListedResultRecord,
 	type ResultRecord,
 } from '../../simulator/platform';
+import { freshPerTest } from '../served';
 
 const LIST = { page: 1, pageSize: 100, sortField: 'createdAt', sortOrder: 'ASC' };
 
 describe('platform simulator: manual rerun and rerun statuses (public facts)', () => {
-	let sim: PlatformSimulator;
-	let base: string;
-
-	beforeEach(async () => {
-		sim = new PlatformSimulator();
-		base = await sim.listen();
-	});
-	afterEach(() => sim.close());
+	const ctx = freshPerTest(() => new PlatformSimulator());
 
 	const manualRerun = (body: Record<string, unknown>, token = PLATFORM_DEMO_TOKEN) =>
-		callPlatform<ResultRecord<Record<string, unknown> | null>>(base, 'POST', '/api/v1/scrapers-manual-rerun', { body, token });
-	const aiRerun = (body: Record<string, unknown>) => callPlatform<ResultRecord>(base, 'POST', '/api/v1/scrapers-ai-rerun', { body });
+		callPlatform<ResultRecord<Record<string, unknown> | null>>(ctx.base, 'POST', '/api/v1/scrapers-manual-rerun', { body, token });
+	const aiRerun = (body: Record<string, unknown>) => callPlatform<ResultRecord>(ctx.base, 'POST', '/api/v1/scrapers-ai-rerun', { body });
 
 	describe('POST /api/v1/scrapers-manual-rerun', () => {
 		it("answers a finished Rerun-Manual record at once, its data the general agent's page object", async () => {
@@ -50,11 +44,11 @@ describe('platform simulator: manual rerun and rerun statuses (public facts)', (
 
 		it('is in the results list and reads back in detail', async () => {
 			const record = (await manualRerun({ scraperId: DEMO_MANUAL_SCRAPER_IDS[1], url: 'https://shop.example.com/a' })).body.data;
-			const list = await callPlatform<ListedResultRecord[]>(base, 'GET', '/api/v1/results', { query: { ...LIST, search: 'Rerun-Manual' } });
+			const list = await callPlatform<ListedResultRecord[]>(ctx.base, 'GET', '/api/v1/results', { query: { ...LIST, search: 'Rerun-Manual' } });
 			expect(list.body.data.map((r) => [r.id, r.type, r.scraperId])).toEqual([[record.id, 'Rerun-Manual', DEMO_MANUAL_SCRAPER_IDS[1]]]);
 			expect(JSON.parse(list.body.data[0].data)).toEqual(record.data);
-			expect(sim.getRecord(record.id)).toEqual(record);
-			expect(sim.server.log.count(PLATFORM_ROUTES.manualRerun)).toBe(1);
+			expect(ctx.sim.getRecord(record.id)).toEqual(record);
+			expect(ctx.sim.server.log.count(PLATFORM_ROUTES.manualRerun)).toBe(1);
 		});
 
 		it('a sim-fail URL gives a Failed record; a repeated URL reuses the cache', async () => {
@@ -80,17 +74,17 @@ describe('platform simulator: manual rerun and rerun statuses (public facts)', (
 		it('same order of checks as the AI rerun: 403 permission, 422 accept and body, 404, 403 owner, 422 kind', async () => {
 			const good = { scraperId: DEMO_MANUAL_SCRAPER_IDS[0], url: 'https://shop.example.com/' };
 			expect((await manualRerun({}, PLATFORM_RESTRICTED_TOKEN)).status).toBe(403);
-			const noAccept = await callPlatform(base, 'POST', '/api/v1/scrapers-manual-rerun', { body: good, headers: { accept: 'text/html' } });
+			const noAccept = await callPlatform(ctx.base, 'POST', '/api/v1/scrapers-manual-rerun', { body: good, headers: { accept: 'text/html' } });
 			expect(noAccept.status).toBe(422);
 			expect(noAccept.body.errors?.map((e) => e.field)).toEqual(['accept']);
 			expect((await manualRerun({ ...good, scraperId: '9d9d9d9d-9d9d-4d9d-9d9d-9d9d9d9d9d9d' })).status).toBe(404);
 			expect((await manualRerun({ ...good, scraperId: OTHER_USER_MANUAL_SCRAPER_ID })).status).toBe(403);
 			// Nothing was stored by the refusals.
-			expect((await callPlatform(base, 'GET', '/api/v1/results', { query: LIST })).body.meta?.total).toBe(0);
+			expect((await callPlatform(ctx.base, 'GET', '/api/v1/results', { query: LIST })).body.meta?.total).toBe(0);
 		});
 
 		it('is rate limited with the other write endpoints', async () => {
-			sim.setAccountLimits(PLATFORM_DEMO_TOKEN, { rateLimit: 1, rateTtl: 10 });
+			ctx.sim.setAccountLimits(PLATFORM_DEMO_TOKEN, { rateLimit: 1, rateTtl: 10 });
 			expect((await manualRerun({ scraperId: DEMO_MANUAL_SCRAPER_IDS[0], url: 'https://shop.example.com/' })).status).toBe(200);
 			const limited = await manualRerun({ scraperId: DEMO_MANUAL_SCRAPER_IDS[0], url: 'https://shop.example.com/' });
 			expect(limited.status).toBe(429);
@@ -106,7 +100,7 @@ describe('platform simulator: manual rerun and rerun statuses (public facts)', (
 				await aiRerun({ scraperId: DEMO_AI_SCRAPER_IDS.general, url }),
 				await manualRerun({ scraperId: DEMO_MANUAL_SCRAPER_IDS[0], url }),
 			];
-			sim.options.rerunStatus = 201;
+			ctx.sim.options.rerunStatus = 201;
 			const at201 = [
 				await aiRerun({ scraperId: DEMO_AI_SCRAPER_IDS.general, url }),
 				await manualRerun({ scraperId: DEMO_MANUAL_SCRAPER_IDS[0], url }),
@@ -120,7 +114,7 @@ describe('platform simulator: manual rerun and rerun statuses (public facts)', (
 			});
 			expect((await aiRerun({})).status).toBe(422);
 			// The bulk starts have their own option.
-			const bulk = await callPlatform(base, 'POST', '/api/v1/scrapers-manual-rerun/bulk', { body: { scraperId: DEMO_MANUAL_SCRAPER_IDS[0], urls: [url] } });
+			const bulk = await callPlatform(ctx.base, 'POST', '/api/v1/scrapers-manual-rerun/bulk', { body: { scraperId: DEMO_MANUAL_SCRAPER_IDS[0], urls: [url] } });
 			expect(bulk.status).toBe(200);
 		});
 

@@ -11,20 +11,14 @@ import {
 	type ResultRecord,
 	type SubscriptionAccount,
 } from '../../simulator/platform';
+import { freshPerTest } from '../served';
 
 describe('platform simulator: scrapers and account', () => {
-	let sim: PlatformSimulator;
-	let base: string;
-
-	beforeEach(async () => {
-		sim = new PlatformSimulator();
-		base = await sim.listen();
-	});
-	afterEach(() => sim.close());
+	const ctx = freshPerTest(() => new PlatformSimulator());
 
 	const create = (body: Record<string, unknown>, token = PLATFORM_DEMO_TOKEN) =>
-		callPlatform<CreateAndRunRecord>(base, 'POST', '/api/v1/scrapers-ai', { body, token });
-	const rerun = (body: Record<string, unknown>) => callPlatform<ResultRecord>(base, 'POST', '/api/v1/scrapers-ai-rerun', { body });
+		callPlatform<CreateAndRunRecord>(ctx.base, 'POST', '/api/v1/scrapers-ai', { body, token });
+	const rerun = (body: Record<string, unknown>) => callPlatform<ResultRecord>(ctx.base, 'POST', '/api/v1/scrapers-ai-rerun', { body });
 
 	describe('create and run (scrapers-ai)', () => {
 		it('stores a scraper and an AI result with example code and example output only', async () => {
@@ -77,13 +71,13 @@ describe('platform simulator: scrapers and account', () => {
 
 		it('the stored result reads back in detail with data as an object and htmlContent', async () => {
 			const created = (await create({ url: 'https://shop.example.com/', prompt: 'Title' })).body.data;
-			const res = await callPlatform<ResultRecord<AiExampleData>>(base, 'GET', `/api/v1/results/${created.id}`);
+			const res = await callPlatform<ResultRecord<AiExampleData>>(ctx.base, 'GET', `/api/v1/results/${created.id}`);
 			expect(res.status).toBe(200);
 			expect(res.body.data.data).toEqual(created.data);
 			expect(res.body.data.htmlContent).toBe(created.html);
 			expect(res.body.data.runtime).toBe(Number(created.runtime));
 			expect(res.body.data.screenshotPath).toContain(created.id);
-			expect(sim.getRecord(created.id)).toEqual(res.body.data);
+			expect(ctx.sim.getRecord(created.id)).toEqual(res.body.data);
 		});
 	});
 
@@ -188,7 +182,7 @@ describe('platform simulator: scrapers and account', () => {
 
 	describe('subscription account (verify token)', () => {
 		const account = async (token = PLATFORM_DEMO_TOKEN) =>
-			(await callPlatform<SubscriptionAccount>(base, 'GET', '/api/v1/subscription-accounts', { token })).body;
+			(await callPlatform<SubscriptionAccount>(ctx.base, 'GET', '/api/v1/subscription-accounts', { token })).body;
 
 		it('has the interface fields and masks the token', async () => {
 			const body = await account();
@@ -226,10 +220,10 @@ describe('platform simulator: scrapers and account', () => {
 			expect((await account()).data.tokenUsage).toBe(created.tokenUsage + rerunRecord.tokenUsage);
 
 			// A bulk job adds its tokens as its URLs finish.
-			const bulk = sim.startBulk(PLATFORM_DEMO_TOKEN, DEMO_MANUAL_SCRAPER_IDS[0], ['https://shop.example.com/p/1', 'https://shop.example.com/p/2']);
+			const bulk = ctx.sim.startBulk(PLATFORM_DEMO_TOKEN, DEMO_MANUAL_SCRAPER_IDS[0], ['https://shop.example.com/p/1', 'https://shop.example.com/p/2']);
 			expect((await account()).data.tokenUsage).toBe(created.tokenUsage + rerunRecord.tokenUsage);
-			sim.clock.advance(2_000);
-			const done = sim.getRecord<BulkData>(bulk.id);
+			ctx.sim.clock.advance(2_000);
+			const done = ctx.sim.getRecord<BulkData>(bulk.id);
 			expect(done?.status).toBe('Finished');
 			expect(done?.tokenUsage).toBeGreaterThan(0);
 			expect((await account()).data.tokenUsage).toBe(created.tokenUsage + rerunRecord.tokenUsage + (done?.tokenUsage ?? 0));
@@ -238,7 +232,7 @@ describe('platform simulator: scrapers and account', () => {
 		});
 
 		it('latestApiToken follows a newly created token', async () => {
-			const token = sim.addApiToken(PLATFORM_DEMO_TOKEN, 'automation');
+			const token = ctx.sim.addApiToken(PLATFORM_DEMO_TOKEN, 'automation');
 			const data = (await account(token)).data;
 			expect(data.user.latestApiToken).toBe(`${token.slice(0, 4)}…`);
 			expect((await account()).data.userId).toBe(data.userId);
