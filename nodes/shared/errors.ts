@@ -183,8 +183,3 @@ export function notJsonError(
 		itemIndex: options.itemIndex,
 	});
 }
-
-/** An invalid parameter, caught before any request is sent. */
-export function inputError(node: INode, itemIndex: number, message: string, description: string): NodeOperationError {
-	return nodeOperationError(node, message, { itemIndex, description });
-}

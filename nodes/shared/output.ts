@@ -68,15 +68,6 @@ export function splitIntoItems(
 	}));
 }
 
-export async function binaryFromBase64(
-	ctx: IExecuteFunctions,
-	base64: string,
-	fileName: string,
-	mimeType: string,
-): Promise<IBinaryData> {
-	return await ctx.helpers.prepareBinaryData(Buffer.from(base64, 'base64'), fileName, mimeType);
-}
-
 export async function binaryFromText(
 	ctx: IExecuteFunctions,
 	text: string,
