@@ -28,22 +28,28 @@ export function nodeOperationError(
 }
 
 /**
- * Errors raised before anything was sent or signed (invalid input, a payment the user's settings do not allow, a
- * spending limit reached), with the sentence an AI agent gets in their place: an agent can act on a refusal (pick
- * another URL, answer with what it has), while a failed tool call would end the whole execution.
+ * Errors an AI agent can act on, with the sentence it gets in their place (a failed tool call would end the whole
+ * execution): refusals, raised before anything was sent or signed (invalid input, a payment the user's settings do
+ * not allow, a spending limit reached), and failures whose outcome is certain (a page that failed upstream after a
+ * settled payment: the agent can try another page).
  */
-const refusals = new WeakMap<Error, string>();
+const agentAnswers = new WeakMap<Error, string>();
 
-/** Marks `error` as a refusal; `forAgent` defaults to its message and description. */
-export function refusal<E extends Error & { description?: string | null }>(error: E, forAgent?: string): E {
-	const sentences = [error.message, error.description].filter((text): text is string => !!text).map((text) => (/[.!?]$/.test(text) ? text : `${text}.`));
-	refusals.set(error, forAgent ?? sentences.join(' '));
+/** Marks `error` as one an agent can act on, answered with `sentence`. */
+export function answerableByAgent<E extends Error>(error: E, sentence: string): E {
+	agentAnswers.set(error, sentence);
 	return error;
 }
 
-/** The sentence for an AI agent when `error` is a refusal, else undefined. */
-export function refusalForAgent(error: unknown): string | undefined {
-	return error instanceof Error ? refusals.get(error) : undefined;
+/** Marks `error` as a refusal (nothing sent, nothing signed); `forAgent` defaults to its message and description. */
+export function refusal<E extends Error & { description?: string | null }>(error: E, forAgent?: string): E {
+	const sentences = [error.message, error.description].filter((text): text is string => !!text).map((text) => (/[.!?]$/.test(text) ? text : `${text}.`));
+	return answerableByAgent(error, forAgent ?? sentences.join(' '));
+}
+
+/** The sentence for an AI agent when `error` is one it can act on, else undefined. */
+export function agentAnswerFor(error: unknown): string | undefined {
+	return error instanceof Error ? agentAnswers.get(error) : undefined;
 }
 
 /** What a 404 or 403 refers to, so the message can name the id the user typed. */

@@ -1,7 +1,7 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, JsonObject } from 'n8n-workflow';
 
-import { refusalForAgent } from './errors';
+import { agentAnswerFor } from './errors';
 import { isToolCall } from './tool';
 
 /**
@@ -32,11 +32,12 @@ export function withItemIndex(ctx: IExecuteFunctions, error: unknown, itemIndex:
 }
 
 /**
- * Run as an AI Agent's tool, a refusal (nothing sent, nothing signed) becomes `{ response: <sentence> }` for the
- * model: it reads why and can go on, where a failed tool call would end the execution. Undefined otherwise.
+ * Run as an AI Agent's tool, an error the agent can act on (a refusal, or a settled call that failed upstream)
+ * becomes `{ response: <sentence> }` for the model: it reads why and can go on, where a failed tool call would end
+ * the execution. Undefined otherwise.
  */
 export function answerForAgent(ctx: IExecuteFunctions, error: unknown, itemIndex: number): INodeExecutionData | undefined {
-	const answer = isToolCall(ctx) ? refusalForAgent(error) : undefined;
+	const answer = isToolCall(ctx) ? agentAnswerFor(error) : undefined;
 	return answer === undefined ? undefined : { json: { response: answer }, pairedItem: { item: itemIndex } };
 }
 
@@ -51,7 +52,7 @@ function errorItem(error: Error & { description?: string | null }, itemIndex: nu
 /**
  * Runs `handler` for every input item and returns all outputs in input order. With Continue On Fail an item's
  * error becomes an output item `{ error, description }` paired with it; otherwise the first error stops the node.
- * A refusal answers an AI Agent instead (`answerForAgent`).
+ * An error an AI Agent can act on answers it instead (`answerForAgent`).
  * `concurrency` > 1 runs that many items at once; the output order stays the input order.
  */
 export async function runForEachItem(

@@ -225,6 +225,28 @@ describe('a refusal reaches the agent as a sentence; the execution goes on', () 
 		expect(requestsSince(sim, logStart)).toHaveLength(0);
 	});
 
+	test('a page that failed upstream after a settled payment: the agent learns it, with the transaction, and goes on', async () => {
+		const wallet = sim.testWallets[3];
+		const before = await balances(sim, wallet.address);
+		const settlementsStart = sim.settlements.length;
+		const result = await runAgent({
+			credentials: walletCredential(sim, wallet),
+			tools: [fetchTool()],
+			turns: [[{ tool: FETCH_TOOL, input: { url: 'https://research.example.org/sim-fail' } }], pages(1)],
+		});
+		expect(result.error).toBeUndefined();
+		const [settlement] = sim.settlements.slice(settlementsStart, settlementsStart + 1);
+		expect(result.observations[0].output).toEqual([
+			{
+				response: `The gateway charged 0.01 USDC (transaction ${settlement.transaction}, payer ${wallet.address}) but fetching https://research.example.org/sim-fail upstream failed: Upstream request failed: target answered HTTP 502 Bad Gateway (after 3 attempts). It is paid and will not be refunded; do not retry it: try another page or answer with what you have.`,
+			},
+		]);
+		expect(result.observations[1].output?.[0].payment).toBeDefined();
+		// Both calls paid once each, the failed one included; nothing paid twice.
+		expect(sim.settlements.length - settlementsStart).toBe(2);
+		expect(before.payer - (await balances(sim, wallet.address)).payer).toBe(2n * PRICE);
+	});
+
 	test('an error that is not a refusal still ends the execution, as n8n does for any tool (the payment outcome must reach the user)', async () => {
 		const result = await runAgent({
 			credentials: walletCredential(sim, sim.testWallets[2], { baseUrl: 'http://127.0.0.1:9' }),

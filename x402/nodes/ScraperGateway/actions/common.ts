@@ -9,7 +9,7 @@ import type {
 	NodeApiError,
 } from 'n8n-workflow';
 
-import { nodeApiError, nodeOperationError } from '../../../../nodes/shared/errors';
+import { answerableByAgent, nodeApiError, nodeOperationError } from '../../../../nodes/shared/errors';
 import { isToolCall } from '../../../../nodes/shared/tool';
 import { InputValidator } from '../../../../nodes/shared/validation';
 import { toAtomic } from '../payment/money';
@@ -161,11 +161,15 @@ export function chargedError(
 	if (receipt?.transaction) charged = `charged ${receipt.amount} USDC (transaction ${receipt.transaction}, payer ${receipt.payer})`;
 	else if (receipt) charged = `may have charged ${receipt.amount} USDC (it sent no settlement receipt; payer ${receipt.payer}, nonce ${nonce ?? 'unknown'})`;
 	else charged = 'answered';
-	return nodeApiError(ctx.getNode(), { upstreamError, ...(receipt ?? {}) } as JsonObject, {
-		message: `The gateway ${charged} but ${what} failed: ${upstreamError}`,
+	const message = `The gateway ${charged} but ${what} failed: ${upstreamError}`;
+	const error = nodeApiError(ctx.getNode(), { upstreamError, ...(receipt ?? {}) } as JsonObject, {
+		message,
 		description: receipt
 			? 'The gateway takes the payment before the upstream work and does not refund it when that work fails. Check the input (is the page public and up?) or try later; running the item again pays again.'
 			: 'Check the input and try again later.',
 		itemIndex,
 	});
+	// Settled with a known transaction: nothing is in doubt, so an agent may learn it and try another page.
+	if (receipt?.transaction) answerableByAgent(error, `${message}. It is paid and will not be refunded; do not retry it: try another page or answer with what you have.`);
+	return error;
 }
