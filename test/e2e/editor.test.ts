@@ -46,6 +46,16 @@ interface DemoReady {
 const browserVersions = (process.env.E2E_BROWSER_VERSIONS ?? versionsUnderTest()[0]).split(',').filter(Boolean);
 
 /** Reads until `ok` holds or the time is up; returns the last value read (the assertion comes after). */
+/** Whether `text` is one whole JSON document. */
+function parsesAsJson(text: string): boolean {
+	try {
+		JSON.parse(text);
+		return true;
+	} catch {
+		return false;
+	}
+}
+
 async function eventually<T>(read: () => Promise<T>, ok: (value: T) => boolean, timeoutMs = 15_000): Promise<T> {
 	const deadline = Date.now() + timeoutMs;
 	let value = await read();
@@ -308,11 +318,12 @@ describe.each(browserVersions)('the demo (n8n %s) in chromium', (version) => {
 		expect((await output.locator('[data-test-id="ndv-items-count"]').innerText()).trim()).toBe('1 item');
 		// The JSON view puts each token on a line of its own: joining the lines gives the items back as JSON.
 		await output.locator('[data-test-id="radio-button-json"]').click();
-		const json = await eventually(
-			async () => await output.locator('[data-test-id="ndv-data-container"]').innerText(),
-			(text) => text.includes('"scraperId"'),
+		// It renders progressively: read it until the whole document is there (it parses).
+		const joined = await eventually(
+			async () => (await output.locator('[data-test-id="ndv-data-container"]').innerText()).replace(/\n\s*/g, ''),
+			(text) => text.includes('"scraperId"') && parsesAsJson(text),
 		);
-		const records = JSON.parse(json.replace(/\n\s*/g, '')) as Array<{ scraperId: string; urlDetails: Array<{ url: string }> }>;
+		const records = JSON.parse(joined) as Array<{ scraperId: string; urlDetails: Array<{ url: string }> }>;
 		expect(records).toHaveLength(1);
 		expect(records[0].scraperId).toBe(picked);
 		expect(records[0].urlDetails.map((detail) => detail.url)).toEqual(['https://shop.example.com/item/1', 'https://shop.example.com/item/2']);
