@@ -5,7 +5,7 @@ import { readId } from '../shared/locator';
 import { decodeJsonFields } from '../shared/output';
 import { getResult, isTerminalUrlStatus, platformRequest, toBulkJob } from '../shared/platform';
 import type { BulkJob, PlatformEnvelope } from '../shared/platform';
-import { TRIGGER_RETRY_POLICY } from '../shared/transport';
+import { TRIGGER_RETRY_POLICY } from '../shared/retry';
 import { InputValidator } from '../shared/validation';
 import { MAX_LOOKBACK_HOURS } from './properties';
 

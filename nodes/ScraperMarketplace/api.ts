@@ -3,7 +3,8 @@ import type { IDataObject, IExecuteFunctions, JsonObject } from 'n8n-workflow';
 
 import { waitForCompletion } from '../shared/polling';
 import { apiRequest } from '../shared/transport';
-import type { ApiDefinition, ApiRequest, RequestContext, RetryPolicy } from '../shared/transport';
+import type { RetryPolicy } from '../shared/retry';
+import type { ApiDefinition, ApiRequest, RequestContext } from '../shared/transport';
 
 /** The section C API: `Authorization: Bearer <token>`, paths under `/api`. */
 export const MARKETPLACE_API: ApiDefinition = {

@@ -4,7 +4,7 @@ import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workfl
 import { getScrapingRun, isTerminalStatus, marketplaceRequest, overallStatus, runItem, runRecordItems } from '../ScraperMarketplace/api';
 import type { RunListRecord, TrackedRun } from '../ScraperMarketplace/api';
 import { locatorValue } from '../shared/locator';
-import { TRIGGER_RETRY_POLICY } from '../shared/transport';
+import { TRIGGER_RETRY_POLICY } from '../shared/retry';
 import { InputValidator } from '../shared/validation';
 
 /**

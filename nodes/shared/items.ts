@@ -41,12 +41,16 @@ export function answerForAgent(ctx: IExecuteFunctions, error: unknown, itemIndex
 	return answer === undefined ? undefined : { json: { response: answer }, pairedItem: { item: itemIndex } };
 }
 
-function errorItem(error: Error & { description?: string | null }, itemIndex: number): INodeExecutionData {
-	const json: IDataObject = { error: error.message };
-	if (error.description) json.description = error.description;
-	const httpCode = (error as { httpCode?: string | null }).httpCode;
-	if (httpCode) json.httpCode = httpCode;
-	return { json, pairedItem: { item: itemIndex } };
+/**
+ * The one shape of a Continue On Fail error item: `{ error, description?, httpCode? }`, paired with the input item
+ * that failed (or, for one request made from every input item, with all of them).
+ */
+export function errorItem(error: unknown, pairedItem: number | number[]): INodeExecutionData {
+	const err = error as Error & { description?: string | null; httpCode?: string | null };
+	const json: IDataObject = { error: err.message };
+	if (err.description) json.description = err.description;
+	if (err.httpCode) json.httpCode = err.httpCode;
+	return { json, pairedItem: Array.isArray(pairedItem) ? pairedItem.map((item) => ({ item })) : { item: pairedItem } };
 }
 
 /**

@@ -42,6 +42,20 @@ export function simplifyRecord(record: IDataObject, extra: readonly string[] = [
 	return out;
 }
 
+/**
+ * The list a service answer carries: the value itself when it is an array, else the first array found under one of
+ * `keys` (each API names where its lists live). Undefined when there is none.
+ */
+export function findList(value: unknown, keys: readonly string[]): unknown[] | undefined {
+	if (Array.isArray(value)) return value;
+	if (!value || typeof value !== 'object') return undefined;
+	for (const key of keys) {
+		const inner = (value as IDataObject)[key];
+		if (Array.isArray(inner)) return inner;
+	}
+	return undefined;
+}
+
 /** Records as they come (objects) or as scalars wrapped in `{ value }`, so every item has a json object. */
 export function asRecords(value: unknown): IDataObject[] {
 	if (value === undefined || value === null) return [];
@@ -51,19 +65,24 @@ export function asRecords(value: unknown): IDataObject[] {
 	);
 }
 
-/** One output item per record, each carrying `context` fields (e.g. the job id) first. */
+/**
+ * One output item per record, each carrying `context` fields (e.g. the job id) first and `trailer` fields (e.g. the
+ * payment receipt) last.
+ */
 export function splitIntoItems(
 	records: IDataObject[],
 	itemIndex: number,
 	context: IDataObject = {},
+	trailer: IDataObject = {},
 ): INodeExecutionData[] {
 	// Built from entries, not `{...context, ...record}`: V8 gives such spread objects a padded property store,
 	// about 240 bytes more per record (test/bench figure 5). Same keys, same order, the record wins a clash.
 	const contextEntries = Object.entries(context);
+	const trailerEntries = Object.entries(trailer);
 	// One pairing object for all of them: n8n reads pairings and never changes them; 10,000 copies would be 0.3 MB.
 	const pairedItem = { item: itemIndex };
 	return records.map((record) => ({
-		json: Object.fromEntries([...contextEntries, ...Object.entries(record)]) as IDataObject,
+		json: Object.fromEntries([...contextEntries, ...Object.entries(record), ...trailerEntries]) as IDataObject,
 		pairedItem,
 	}));
 }

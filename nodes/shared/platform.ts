@@ -2,7 +2,8 @@ import type { IDataObject, IExecuteFunctions, IPollFunctions } from 'n8n-workflo
 
 import { decodeJsonFields, simplifyRecord } from './output';
 import { apiRequest } from './transport';
-import type { ApiDefinition, ApiRequest, RequestContext, RetryPolicy } from './transport';
+import type { ApiDefinition, ApiRequest, RequestContext } from './transport';
+import type { RetryPolicy } from './retry';
 
 /** The platform API (section B): token in `x-api-token`, paths under `/api/v1`. */
 export const PLATFORM_API: ApiDefinition = {

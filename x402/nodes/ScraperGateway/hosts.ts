@@ -5,7 +5,7 @@
  * dotted decimal, so the host is classified after parsing, never from the text the user typed.
  */
 
-import { InputValidator } from '../../../nodes/shared/validation';
+import { urlHostProblem, urlTextProblem } from '../../../nodes/shared/urlRules';
 
 export type HostRejection =
 	| 'ipv6Literal'
@@ -115,7 +115,7 @@ export interface UrlProblem {
  * literal. The host spelling is checked last, so a loopback address in any spelling is reported as loopback.
  */
 export function normalizePublicPageUrl(text: string): { ok: true; href: string } | { ok: false; problem: UrlProblem } {
-	const spelling = InputValidator.urlTextProblem(text);
+	const spelling = urlTextProblem(text);
 	if (spelling) return { ok: false, problem: { rule: spelling.rule, message: `it ${spelling.message}`, fix: spelling.fix } };
 	let url: URL;
 	try {
@@ -137,7 +137,7 @@ export function normalizePublicPageUrl(text: string): { ok: true; href: string }
 			problem: { rule: 'publicHost', message: `it must point to a public host, but ${url.hostname} is ${describeHostRejection(rejection)}` },
 		};
 	}
-	const host = InputValidator.urlHostProblem(text, url);
+	const host = urlHostProblem(text, url);
 	if (host) return { ok: false, problem: { rule: host.rule, message: `it ${host.message}`, fix: host.fix } };
 	return { ok: true, href: url.href };
 }

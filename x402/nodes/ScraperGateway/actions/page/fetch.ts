@@ -6,6 +6,7 @@ import { isToolCall } from '../../../../../nodes/shared/tool';
 import { InputValidator } from '../../../../../nodes/shared/validation';
 import { normalizePublicPageUrl } from '../../hosts';
 import { chargedError, deadlineMs, getSession, parallelRequests, paymentOptions } from '../common';
+import { shownUrl } from '../../../../../nodes/shared/urlRules';
 
 export const FETCH_PATH = '/api/service/scraperAPI';
 /** The screenshot's base64, decoded while the answer streams in: never held whole as text (test/bench figure 5). */
@@ -31,7 +32,7 @@ export function buildFetchRequest(ctx: IExecuteFunctions, itemIndex: number): ID
 	const checked = normalizePublicPageUrl(text);
 	if (!checked.ok) {
 		const { problem } = checked;
-		const shown = problem.rule === 'credentials' ? 'the URL' : `"${InputValidator.shownUrl(text, 100)}"`;
+		const shown = problem.rule === 'credentials' ? 'the URL' : `"${shownUrl(text, 100)}"`;
 		return v.fail(
 			'URL',
 			`${shown}: ${problem.message}`,

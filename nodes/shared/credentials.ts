@@ -1,0 +1,89 @@
+import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
+
+import { nodeOperationError } from './errors';
+import type { ApiDefinition, RequestContext } from './transport';
+import { controlCharacterAt, shownUrl, urlTextProblem } from './urlRules';
+
+// Credentials are decrypted once per execution, not once per item.
+const credentialCache = new WeakMap<object, Map<string, Promise<ICredentialDataDecryptedObject>>>();
+
+export async function getCachedCredentials(
+	ctx: RequestContext,
+	credentialType: string,
+): Promise<ICredentialDataDecryptedObject> {
+	// A poll context lives as long as the workflow stays active: read afresh so a rotated token is used.
+	if (!('getInputData' in ctx)) return await ctx.getCredentials(credentialType);
+	let byType = credentialCache.get(ctx);
+	if (!byType) {
+		byType = new Map();
+		credentialCache.set(ctx, byType);
+	}
+	let pending = byType.get(credentialType);
+	if (!pending) {
+		pending = ctx.getCredentials(credentialType);
+		byType.set(credentialType, pending);
+	}
+	return await pending;
+}
+
+/**
+ * The credential's fields checked before the first request, each failure naming the field: an empty or malformed
+ * Base URL or token would otherwise surface as a misleading network or header error after retries. Both token
+ * credentials name their fields `apiToken` (API Token) and `baseUrl` (Base URL); the Base URL follows the URL
+ * spelling rules of every URL field.
+ */
+export function credentialProblem(credentials: ICredentialDataDecryptedObject): { field: string; rule: string; fix: string } | undefined {
+	const token = credentials.apiToken;
+	if (typeof token !== 'string' || token.trim() === '') {
+		return { field: 'API Token', rule: 'it is empty', fix: 'Paste the token from the service dashboard into the credential.' };
+	}
+	if (controlCharacterAt(token) >= 0) {
+		return { field: 'API Token', rule: 'it contains a line break, tab or other control character', fix: 'Paste the token again as one line, without anything before or after it.' };
+	}
+	if (token !== token.trim()) {
+		return { field: 'API Token', rule: 'it starts or ends with a space', fix: 'Remove the spaces around the token.' };
+	}
+	const baseUrl = credentials.baseUrl;
+	const fixUrl = 'Enter the address of the API, starting with https:// (or http://), e.g. https://api.example.com.';
+	if (typeof baseUrl !== 'string' || baseUrl.trim() === '') return { field: 'Base URL', rule: 'it is empty', fix: fixUrl };
+	const spelling = urlTextProblem(baseUrl.trim());
+	if (spelling) return { field: 'Base URL', rule: `"${shownUrl(baseUrl)}" ${spelling.message}`, fix: spelling.fix };
+	let url: URL;
+	try {
+		url = new URL(baseUrl.trim());
+	} catch {
+		return { field: 'Base URL', rule: `"${shownUrl(baseUrl)}" is not a URL`, fix: fixUrl };
+	}
+	if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+		return { field: 'Base URL', rule: `only http and https are allowed, got "${url.protocol}"`, fix: fixUrl };
+	}
+	if (url.search || url.hash || url.username || url.password) {
+		return { field: 'Base URL', rule: 'it must not carry a query, a fragment or a user name', fix: fixUrl };
+	}
+	return undefined;
+}
+
+/**
+ * The credential check in words, for the credential's own Test button (its `authenticate` runs before the test
+ * request): the same rule and fix a node run reports, so the user reads one message wherever the problem shows.
+ */
+export function credentialProblemMessage(credentialName: string, credentials: ICredentialDataDecryptedObject): string | undefined {
+	const problem = credentialProblem(credentials);
+	if (!problem) return undefined;
+	return `Invalid "${problem.field}" in the "${credentialName}" credential: ${problem.rule}. ${problem.fix}`;
+}
+
+// Credentials already checked in this execution (decrypted once per execution, see getCachedCredentials).
+const checkedCredentials = new WeakSet<ICredentialDataDecryptedObject>();
+
+export function checkCredentials(ctx: RequestContext, api: ApiDefinition, credentials: ICredentialDataDecryptedObject, itemIndex: number): void {
+	if (checkedCredentials.has(credentials)) return;
+	const problem = credentialProblem(credentials);
+	if (problem) {
+		throw nodeOperationError(ctx.getNode(), `Invalid "${problem.field}" in the "${api.credentialName}" credential: ${problem.rule}`, {
+			itemIndex,
+			description: `${problem.fix} Open the credential (${api.credentialName}) to fix it; nothing was sent.`,
+		});
+	}
+	checkedCredentials.add(credentials);
+}
