@@ -72,27 +72,47 @@ export interface ApiFailure {
 	rateLimitRetries?: number;
 }
 
-function bodyMessage(body: unknown): string | undefined {
-	if (body && typeof body === 'object' && typeof (body as JsonObject).message === 'string') {
-		return (body as JsonObject).message as string;
-	}
+/** One problem an error body lists: `{ field, message }` (or `rule`), or plain text. */
+export interface BodyIssue {
+	field?: string;
+	message?: string;
+}
+
+/** What an error body says, read once for every API: its `message`, its `error`, and the issues it lists. */
+export interface ErrorBody {
+	message?: string;
+	error?: string;
+	issues: BodyIssue[];
+}
+
+function textOf(value: unknown): string | undefined {
+	if (typeof value === 'string' && value !== '') return value;
+	// `{ error: { message } }`, as some gateways and frameworks nest it.
+	if (value && typeof value === 'object' && typeof (value as JsonObject).message === 'string') return (value as JsonObject).message as string;
 	return undefined;
 }
 
-/** `errors: [{field, message}]` in a 422 body, as the simulators and many APIs return it. */
-function fieldErrors(body: unknown): string[] {
-	const errors = body && typeof body === 'object' ? (body as JsonObject).errors : undefined;
-	if (!Array.isArray(errors)) return [];
-	return errors
-		.map((e) => {
-			if (typeof e === 'string') return e;
-			if (e && typeof e === 'object') {
-				const { field, message, rule } = e as JsonObject;
-				const text = (message ?? rule) as string | undefined;
-				return field ? `${String(field)}: ${text ?? 'invalid'}` : (text ?? '');
-			}
-			return '';
-		})
+/** Reads an error body of any known shape; anything else reads as an empty one. */
+export function readErrorBody(body: unknown): ErrorBody {
+	if (!body || typeof body !== 'object' || Array.isArray(body)) return { issues: [] };
+	const { message, error, issues, errors } = body as JsonObject;
+	const list = Array.isArray(issues) ? issues : Array.isArray(errors) ? errors : [];
+	return {
+		message: textOf(message),
+		error: textOf(error),
+		issues: list.map((issue): BodyIssue => {
+			if (!issue || typeof issue !== 'object') return { message: String(issue ?? '') };
+			const { field, message: text, rule } = issue as JsonObject;
+			const said = typeof text === 'string' ? text : typeof rule === 'string' ? rule : undefined;
+			return { field: field === undefined || field === null ? undefined : String(field), message: said };
+		}),
+	};
+}
+
+/** `field: message` for each issue, as a 422 names them. */
+function fieldErrors(body: ErrorBody): string[] {
+	return body.issues
+		.map(({ field, message }) => (field ? `${field}: ${message ?? 'invalid'}` : (message ?? '')))
 		.filter(Boolean);
 }
 
@@ -102,7 +122,8 @@ function fieldErrors(body: unknown): string[] {
  */
 export function apiError(node: INode, failure: ApiFailure): NodeApiError {
 	const { status, body, itemIndex, service, credentialName, subject } = failure;
-	const serviceMessage = bodyMessage(body);
+	const read = readErrorBody(body);
+	const serviceMessage = read.message;
 	const what = subject ? `${subject.kind}${subject.id !== undefined ? ` "${subject.id}"` : ''}` : 'resource';
 	let message: string;
 	let description: string;
@@ -129,7 +150,7 @@ export function apiError(node: INode, failure: ApiFailure): NodeApiError {
 			break;
 		}
 		case status === 422: {
-			const fields = fieldErrors(body);
+			const fields = fieldErrors(read);
 			message = `${service} rejected the input: ${fields.length ? fields.join('; ') : (serviceMessage ?? 'validation failed')}`;
 			description = 'Correct the field named in the message and run the node again.';
 			break;

@@ -8,7 +8,7 @@ import type {
 import { NodeOperationError } from 'n8n-workflow';
 
 import { RequestLimiter, setRequestLimiter } from './concurrency';
-import { answerForAgent, runForEachItem } from './items';
+import { answerForAgent, errorItem, runForEachItem, withItemIndex } from './items';
 import { InputValidator } from './validation';
 
 /** The most requests one node sends at once: the service's highest plan allows 100 per account. */
@@ -67,7 +67,10 @@ export interface Operation {
 	properties: INodeProperties[];
 	/** Runs for one input item; the router pairs and orders outputs and applies Continue On Fail. */
 	execute?: (this: IExecuteFunctions, itemIndex: number) => Promise<INodeExecutionData[]>;
-	/** Runs once for all input items (e.g. one bulk job from every item's URL); pairs items itself. */
+	/**
+	 * Runs once for all input items (e.g. one bulk job from every item's URL) and pairs its output itself; the router
+	 * applies Continue On Fail (one error item paired with every input item) and answers an agent.
+	 */
 	executeAll?: (this: IExecuteFunctions) => Promise<INodeExecutionData[]>;
 	/** Items handled at once by `execute` when the user set nothing (default 1); read per execution. */
 	concurrency?: (this: IExecuteFunctions) => number;
@@ -131,6 +134,23 @@ export function describeResources(resources: Resource[], defaultResource: string
 	return properties;
 }
 
+/**
+ * Runs an operation that makes one request from every input item. Its error is answered as the item loop answers
+ * one: to an agent, one sentence per input item; with Continue On Fail, one error item paired with every input item.
+ */
+async function runForAllItems(ctx: IExecuteFunctions, executeAll: NonNullable<Operation['executeAll']>): Promise<INodeExecutionData[]> {
+	const outcome = await executeAll.call(ctx).then(
+		(items) => ({ items }),
+		(error: unknown) => ({ error: withItemIndex(ctx, error, 0) }),
+	);
+	if ('items' in outcome) return outcome.items;
+	const inputs = ctx.getInputData().map((_, itemIndex) => itemIndex);
+	const answers = inputs.map((itemIndex) => answerForAgent(ctx, outcome.error, itemIndex));
+	if (answers.length > 0 && answers.every((answer) => answer !== undefined)) return answers as INodeExecutionData[];
+	if (ctx.continueOnFail()) return [errorItem(outcome.error, inputs)];
+	throw outcome.error;
+}
+
 /** Finds the chosen operation and runs it over the input items. */
 export async function routeOperation(ctx: IExecuteFunctions, resources: Resource[]): Promise<INodeExecutionData[][]> {
 	const resourceValue = ctx.getNodeParameter('resource', 0) as string;
@@ -143,17 +163,7 @@ export async function routeOperation(ctx: IExecuteFunctions, resources: Resource
 			description: 'Open the node and choose the resource and operation again.',
 		});
 	}
-	if (operation.executeAll) {
-		const outcome = await operation.executeAll.call(ctx).then(
-			(items) => ({ items }),
-			(error: unknown) => ({ error }),
-		);
-		if ('items' in outcome) return [outcome.items];
-		// One answer per input item (an agent's tool call has one), or the error as it was.
-		const answers = ctx.getInputData().map((_, itemIndex) => answerForAgent(ctx, outcome.error, itemIndex));
-		if (answers.length === 0 || answers.some((answer) => answer === undefined)) throw outcome.error;
-		return [answers as INodeExecutionData[]];
-	}
+	if (operation.executeAll) return [await runForAllItems(ctx, operation.executeAll)];
 	const execute = operation.execute;
 	if (!execute) throw new NodeOperationError(ctx.getNode(), `The operation "${operationValue}" has no behaviour`);
 	let concurrency: number;
