@@ -1,36 +1,22 @@
-import type { INodeProperties } from 'n8n-workflow';
+import type { IDataObject, INodeProperties, IPollFunctions } from 'n8n-workflow';
 
-import { platformIdParameter } from '../ScraperPlatform/actions/common';
+import { readId } from '../shared/locator';
+import { InputValidator } from '../shared/validation';
+import { scraperIdParameter } from '../ScraperPlatform/actions/common';
+import { BULK_OUTPUTS, bulkOutputOptions } from '../ScraperPlatform/actions/bulk/common';
+import type { BulkOutput } from '../ScraperPlatform/actions/bulk/common';
 
 /** Longest backfill offered: 30 days. */
 export const MAX_LOOKBACK_HOURS = 720;
 
 export const triggerProperties: INodeProperties[] = [
-	...platformIdParameter(
-		'scraperId',
-		'Scraper ID',
-		'searchScrapers',
-		'Only trigger for bulk jobs of this scraper. Leave empty to trigger for every scraper.',
-		false,
-	),
+	...scraperIdParameter('Only trigger for bulk jobs of this scraper. Leave empty to trigger for every scraper.', false),
 	{
 		displayName: 'Output',
 		name: 'output',
 		type: 'options',
 		default: 'job',
-		options: [
-			{
-				name: 'One Item per Job',
-				value: 'job',
-				description: 'Status, summary counts, per-URL details and all merged records in one item',
-			},
-			{
-				name: 'One Item per Merged Record',
-				value: 'records',
-				description:
-					'Each merged record as its own item with the bulk job ID on it, ready for a spreadsheet. Jobs without merged records produce no items.',
-			},
-		],
+		options: bulkOutputOptions('. Jobs without merged records produce no items.'),
 		description: 'How to shape what each completed job emits',
 	},
 	{
@@ -68,3 +54,28 @@ export const triggerProperties: INodeProperties[] = [
 		],
 	},
 ];
+
+export interface TriggerParameters {
+	scraperId?: string;
+	output: BulkOutput;
+	includeFailed: boolean;
+	includeCanceled: boolean;
+	lookbackHours?: number;
+}
+
+/** Reads and checks every parameter before any request. */
+export function readParameters(ctx: IPollFunctions): TriggerParameters {
+	const v = new InputValidator(ctx.getNode(), 0);
+	const scraperIdText = v.optionalString(readId(ctx, 'scraperId', 0, ''), 'Scraper ID');
+	const scraperId = scraperIdText === undefined ? undefined : v.uuid(scraperIdText, 'Scraper ID');
+	const output = v.oneOf(ctx.getNodeParameter('output', 'job'), 'Output', BULK_OUTPUTS);
+	const options = ctx.getNodeParameter('options', {}) as IDataObject;
+	const includeFailed = options.includeFailed === undefined ? false : v.boolean(options.includeFailed, 'Include Failed Jobs');
+	const includeCanceled =
+		options.includeCanceled === undefined ? false : v.boolean(options.includeCanceled, 'Include Canceled Jobs');
+	const lookbackHours = v.optionalInteger(options.lookbackHours, 'Include Jobs Completed in the Last (Hours)', {
+		min: 1,
+		max: MAX_LOOKBACK_HOURS,
+	});
+	return { scraperId, output, includeFailed, includeCanceled, lookbackHours };
+}

@@ -1,8 +1,9 @@
 import type { IDataObject, ILoadOptionsFunctions, INodeListSearchItems, INodeListSearchResult } from 'n8n-workflow';
 
 import { nextListToken, readListToken } from '../shared/locator';
-import { decodeJsonFields } from '../shared/output';
-import { platformRequest } from '../shared/platform';
+import { resultsPages } from './api';
+import type { ResultsQuery } from './api';
+import { AI_RESULT_TYPES, MANUAL_RESULT_TYPES, RESULT_TYPES } from './vocabulary';
 
 /**
  * The choices of the editor's `From list` pickers. The service has no scraper or bulk-job listing of its own, so each
@@ -12,24 +13,15 @@ import { platformRequest } from '../shared/platform';
 
 const PAGE_SIZE = 100;
 
-/**
- * The result types that only an AI scraper makes. A manual scraper shows up through its manual reruns (their type is
- * not documented; `Rerun-Manual` is the simulator's) or only through bulk jobs (`Bulk-AI`, as AI bulk jobs are too).
- */
-const AI_TYPES = new Set(['AI', 'Rerun-AI']);
-const MANUAL_TYPES = new Set(['Rerun-Manual']);
-
 type ScraperKind = 'ai' | 'manual';
 
+/** One page of the results list, newest first, narrowed by the user's filter (else by `search`). */
 async function resultsPage(ctx: ILoadOptionsFunctions, filter: string | undefined, page: number, search?: string) {
-	const qs: IDataObject = { page, pageSize: PAGE_SIZE, sortField: 'createdAt', sortOrder: 'DESC' };
+	const query: ResultsQuery = { pageSize: PAGE_SIZE, sortField: 'createdAt', sortOrder: 'DESC' };
 	const text = filter?.trim() || search;
-	if (text) qs.search = text;
-	const response = await platformRequest<IDataObject[]>(ctx, { method: 'GET', path: '/api/v1/results', qs, idempotent: true }, 0);
-	const records = (Array.isArray(response.data) ? response.data : []).map((record) => decodeJsonFields(record));
-	const totalPage = response.meta?.totalPage;
-	const more = totalPage !== undefined ? page < totalPage : records.length === PAGE_SIZE;
-	return { records, more };
+	if (text) query.search = text;
+	const { records, next } = await resultsPages(ctx, query, 0)(page);
+	return { records, more: next !== undefined };
 }
 
 /** "example.com/products" from "https://www.example.com/products?page=2": enough to recognise a page. */
@@ -78,9 +70,10 @@ export async function searchScrapers(this: ILoadOptionsFunctions, filter?: strin
 	}
 	const results: INodeListSearchItems[] = [];
 	for (const [id, { url, types }] of scrapers) {
-		const kind: ScraperKind | undefined = [...types].some((t) => AI_TYPES.has(t))
+		// A manual scraper shows up through its manual reruns, or only through bulk jobs (AI ones are `Bulk-AI` too).
+		const kind: ScraperKind | undefined = [...types].some((t) => AI_RESULT_TYPES.includes(t))
 			? 'ai'
-			: [...types].some((t) => MANUAL_TYPES.has(t))
+			: [...types].some((t) => MANUAL_RESULT_TYPES.includes(t))
 				? 'manual'
 				: undefined;
 		// Every AI scraper has AI results (its creation, its reruns); a scraper without any is not one.
@@ -96,10 +89,10 @@ export async function searchScrapers(this: ILoadOptionsFunctions, filter?: strin
 export async function searchBulkJobs(this: ILoadOptionsFunctions, filter?: string, paginationToken?: string): Promise<INodeListSearchResult> {
 	// Without a filter, `search` narrows the page to bulk jobs; with one, the page is the user's and is narrowed here.
 	const position = readListToken(paginationToken);
-	const { records, more } = await resultsPage(this, filter, position.page, 'Bulk-AI');
+	const { records, more } = await resultsPage(this, filter, position.page, RESULT_TYPES.bulk);
 	const results: INodeListSearchItems[] = [];
 	for (const record of records) {
-		if (record.type !== 'Bulk-AI' || typeof record.id !== 'string') continue;
+		if (record.type !== RESULT_TYPES.bulk || typeof record.id !== 'string') continue;
 		const data = (record.data ?? {}) as IDataObject;
 		const urls = Array.isArray(data.urlDetails) ? data.urlDetails.length : undefined;
 		const parts = [shortUrl(record.url), String(record.status ?? 'unknown status')];

@@ -1,9 +1,10 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { idParameter, readId, UUID_PATTERN } from '../../shared/locator';
-import { asRecords, splitIntoItems } from '../../shared/output';
-import { decodeResult } from '../../shared/platform';
+import { asRecords, findList, NOISE_FIELDS, splitIntoItems } from '../../shared/output';
 import { InputValidator } from '../../shared/validation';
+import { decodeResult, platformRequest } from '../api';
+import { ID_KINDS, RESULT_LIST_KEYS } from '../vocabulary';
 
 const UUID_PLACEHOLDER = '3f2b9c1e-8a4d-4e6f-9b2a-1c3d5e7f9a0b';
 
@@ -27,8 +28,9 @@ export function platformIdParameter(
 	});
 }
 
-export const scraperIdParameter = (description: string): INodeProperties[] =>
-	platformIdParameter('scraperId', 'Scraper ID', 'searchScrapers', description);
+/** Scraper ID, for the node's operations and the Bulk Trigger's filter (optional there). */
+export const scraperIdParameter = (description: string, required = true): INodeProperties[] =>
+	platformIdParameter('scraperId', 'Scraper ID', 'searchScrapers', description, required);
 
 export const bulkIdParameter: INodeProperties[] = platformIdParameter(
 	'bulkId',
@@ -44,6 +46,24 @@ export function uuidOf(ctx: IExecuteFunctions, name: string, label: string, item
 	return new InputValidator(ctx.getNode(), itemIndex).uuid(readId(ctx, name, itemIndex), label);
 }
 
+export const scraperIdOf = (ctx: IExecuteFunctions, itemIndex: number): string => uuidOf(ctx, 'scraperId', 'Scraper ID', itemIndex);
+export const bulkIdOf = (ctx: IExecuteFunctions, itemIndex: number): string => uuidOf(ctx, 'bulkId', 'Bulk Job ID', itemIndex);
+export const resultIdOf = (ctx: IExecuteFunctions, itemIndex: number): string => uuidOf(ctx, 'resultId', 'Result ID', itemIndex);
+
+/** Simplify: under Output in the record-returning operations, under Options in Result > Get Many (where it was saved). */
+export const simplifyProperty: INodeProperties = {
+	displayName: 'Simplify',
+	name: 'simplify',
+	type: 'boolean',
+	default: false,
+	description: `Whether to drop server file paths and audit fields (${NOISE_FIELDS.join(', ')})`,
+};
+
+/** Reads Simplify from the collection that holds it. */
+export function readSimplify(ctx: IExecuteFunctions, collection: IDataObject, itemIndex: number): boolean {
+	return new InputValidator(ctx.getNode(), itemIndex).boolean(collection.simplify ?? false, 'Simplify');
+}
+
 /** Output choices every record-returning operation offers, so spreadsheets and CRMs get rows. */
 export function outputOptions(splitDescription: string): INodeProperties {
 	return {
@@ -53,13 +73,7 @@ export function outputOptions(splitDescription: string): INodeProperties {
 		placeholder: 'Add Option',
 		default: {},
 		options: [
-			{
-				displayName: 'Simplify',
-				name: 'simplify',
-				type: 'boolean',
-				default: false,
-				description: 'Whether to drop server file paths and audit fields (htmlPath, recordingPath, screenshotPath, dataPath, createdById, updatedById, deletedAt, deletedById)',
-			},
+			simplifyProperty,
 			{
 				displayName: 'Split Into Items',
 				name: 'split',
@@ -78,10 +92,9 @@ export interface OutputChoice {
 
 export function getOutputChoice(ctx: IExecuteFunctions, itemIndex: number): OutputChoice {
 	const output = ctx.getNodeParameter('output', itemIndex, {}) as IDataObject;
-	const v = new InputValidator(ctx.getNode(), itemIndex);
 	return {
-		simplify: v.boolean(output.simplify ?? false, 'Simplify'),
-		split: v.boolean(output.split ?? false, 'Split Into Items'),
+		simplify: readSimplify(ctx, output, itemIndex),
+		split: new InputValidator(ctx.getNode(), itemIndex).boolean(output.split ?? false, 'Split Into Items'),
 	};
 }
 
@@ -91,18 +104,38 @@ export function getOutputChoice(ctx: IExecuteFunctions, itemIndex: number): Outp
  */
 export function resultOutput(record: IDataObject, choice: OutputChoice, itemIndex: number): INodeExecutionData[] {
 	const decoded = decodeResult(record, choice.simplify);
-	if (!choice.split) return [{ json: decoded }];
-	const data = decoded.data as unknown;
-	const list = Array.isArray(data) ? data : findList(data);
+	const list = choice.split ? findList(decoded.data, RESULT_LIST_KEYS) : undefined;
 	if (!list) return [{ json: decoded }];
 	return splitIntoItems(asRecords(list), itemIndex, { resultId: decoded.id as string });
 }
 
-function findList(data: unknown): unknown[] | undefined {
-	if (!data || typeof data !== 'object') return undefined;
-	for (const key of ['records', 'items', 'results', 'mergedData', 'pages', 'urls', 'data']) {
-		const value = (data as IDataObject)[key];
-		if (Array.isArray(value)) return value;
-	}
-	return undefined;
+/** One scraper run: where it is sent, what, and which scraper it reruns (none for a new one). */
+export interface ScraperRun {
+	path: string;
+	body: IDataObject;
+	scraperId?: string;
+	/** The rerun endpoints refuse a request without `accept: application/json`. */
+	acceptJson?: boolean;
+}
+
+/**
+ * Sends a scraper run (create or rerun) and outputs its result record as the user chose. A run may have started when
+ * a request fails, so it is never repeated, and a browser run gets five minutes to answer.
+ */
+export async function runScraper(ctx: IExecuteFunctions, run: ScraperRun, itemIndex: number): Promise<INodeExecutionData[]> {
+	const output = getOutputChoice(ctx, itemIndex);
+	const response = await platformRequest(
+		ctx,
+		{
+			method: 'POST',
+			path: run.path,
+			body: run.body,
+			headers: run.acceptJson ? { accept: 'application/json' } : undefined,
+			idempotent: false,
+			subject: { kind: ID_KINDS.scraper, id: run.scraperId },
+			timeoutMs: 300_000,
+		},
+		itemIndex,
+	);
+	return resultOutput(response.data, output, itemIndex);
 }

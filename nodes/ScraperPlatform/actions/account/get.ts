@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { Operation } from '../../../shared/operation';
-import { platformRequest } from '../../../shared/platform';
+import { platformRequest } from '../../api';
 
 export const accountGet: Operation = {
 	value: 'get',

@@ -1,11 +1,9 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { Operation } from '../../../shared/operation';
-import { platformRequest } from '../../../shared/platform';
 import { InputValidator } from '../../../shared/validation';
-import { getOutputChoice, outputOptions, resultOutput } from '../common';
-
-export const AGENTS = ['general', 'map', 'listing'] as const;
+import { AI_AGENTS } from '../../vocabulary';
+import { outputOptions, runScraper } from '../common';
 
 export const aiScraperCreateAndRun: Operation = {
 	value: 'createAndRun',
@@ -70,22 +68,11 @@ export const aiScraperCreateAndRun: Operation = {
 		const body: IDataObject = {
 			url: v.httpUrl(this.getNodeParameter('url', itemIndex), 'URL'),
 			prompt: v.requiredString(this.getNodeParameter('prompt', itemIndex), 'Prompt'),
-			agent: v.oneOf(this.getNodeParameter('agent', itemIndex), 'Agent', AGENTS),
+			agent: v.oneOf(this.getNodeParameter('agent', itemIndex), 'Agent', AI_AGENTS),
 		};
 		const additional = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
-		const proxyCountry = v.optionalString(additional.proxyCountry, 'Proxy Country');
-		if (proxyCountry !== undefined) {
-			if (!/^[a-zA-Z]{2}$/.test(proxyCountry)) {
-				v.fail('Proxy Country', `"${proxyCountry}" is not a two-letter country code`, 'Enter a code such as us, gb or de.');
-			}
-			body.proxyCountry = proxyCountry;
-		}
-		const output = getOutputChoice(this, itemIndex);
-		const response = await platformRequest(
-			this,
-			{ method: 'POST', path: '/api/v1/scrapers-ai', body, idempotent: false, subject: { kind: 'scraper' }, timeoutMs: 300_000 },
-			itemIndex,
-		);
-		return resultOutput(response.data, output, itemIndex);
+		const proxyCountry = v.countryCode(additional.proxyCountry, 'Proxy Country');
+		if (proxyCountry !== undefined) body.proxyCountry = proxyCountry;
+		return await runScraper(this, { path: '/api/v1/scrapers-ai', body }, itemIndex);
 	},
 };

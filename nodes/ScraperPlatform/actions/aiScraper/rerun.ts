@@ -1,9 +1,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { Operation } from '../../../shared/operation';
-import { platformRequest } from '../../../shared/platform';
 import { InputValidator } from '../../../shared/validation';
-import { getOutputChoice, outputOptions, resultOutput, scraperIdParameter, uuidOf } from '../common';
+import { outputOptions, runScraper, scraperIdOf, scraperIdParameter } from '../common';
 
 export const aiScraperRerun: Operation = {
 	value: 'rerun',
@@ -77,40 +76,23 @@ export const aiScraperRerun: Operation = {
 	parallel: true,
 	async execute(itemIndex) {
 		const v = new InputValidator(this.getNode(), itemIndex);
-		const body: IDataObject = {
-			scraperId: uuidOf(this, 'scraperId', 'Scraper ID', itemIndex),
-			url: v.httpUrl(this.getNodeParameter('url', itemIndex), 'URL'),
-		};
+		const scraperId = scraperIdOf(this, itemIndex);
+		const body: IDataObject = { scraperId, url: v.httpUrl(this.getNodeParameter('url', itemIndex), 'URL') };
 		const map = this.getNodeParameter('mapOptions', itemIndex, {}) as IDataObject;
+		// Each map option is sent only when added; Limit goes out as `limit`.
 		const numbers = [
-			['maxDepth', 'Max Depth'],
-			['maxPages', 'Max Pages'],
-			['resultLimit', 'Limit'],
+			['maxDepth', 'maxDepth', 'Max Depth'],
+			['maxPages', 'maxPages', 'Max Pages'],
+			['resultLimit', 'limit', 'Limit'],
 		] as const;
-		for (const [name, label] of numbers) {
+		for (const [name, field, label] of numbers) {
 			const value = v.optionalInteger(map[name], label, { min: 1 });
-			if (value !== undefined) body[name === 'resultLimit' ? 'limit' : name] = value;
+			if (value !== undefined) body[field] = value;
 		}
-		const include = v.regex(map.includePatterns, 'Include Patterns');
-		if (include !== undefined) body.includePatterns = include;
-		const exclude = v.regex(map.excludePatterns, 'Exclude Patterns');
-		if (exclude !== undefined) body.excludePatterns = exclude;
-
-		const output = getOutputChoice(this, itemIndex);
-		const response = await platformRequest(
-			this,
-			{
-				method: 'POST',
-				path: '/api/v1/scrapers-ai-rerun',
-				body,
-				// The endpoint requires it explicitly.
-				headers: { accept: 'application/json' },
-				idempotent: false,
-				subject: { kind: 'scraper', id: body.scraperId as string },
-				timeoutMs: 300_000,
-			},
-			itemIndex,
-		);
-		return resultOutput(response.data, output, itemIndex);
+		for (const [name, label] of [['includePatterns', 'Include Patterns'], ['excludePatterns', 'Exclude Patterns']] as const) {
+			const pattern = v.regex(map[name], label);
+			if (pattern !== undefined) body[name] = pattern;
+		}
+		return await runScraper(this, { path: '/api/v1/scrapers-ai-rerun', body, scraperId, acceptJson: true }, itemIndex);
 	},
 };

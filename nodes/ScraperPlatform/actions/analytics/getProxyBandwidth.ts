@@ -1,6 +1,6 @@
 import type { Operation } from '../../../shared/operation';
 import { asRecords, splitIntoItems } from '../../../shared/output';
-import { platformRequest } from '../../../shared/platform';
+import { platformRequest } from '../../api';
 import { dateRangeProperties, readDateRange } from './common';
 
 export const analyticsGetProxyBandwidth: Operation = {

@@ -2,7 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import type { Operation } from '../../../shared/operation';
 import { asRecords, splitIntoItems } from '../../../shared/output';
-import { platformRequest } from '../../../shared/platform';
+import { platformRequest } from '../../api';
 import { InputValidator } from '../../../shared/validation';
 import { dateRangeProperties, readDateRange } from './common';
 

@@ -1,6 +1,7 @@
 import type { Operation } from '../../../shared/operation';
-import { bulkIdParameter } from '../common';
-import { bulkIdOf, cancelBulkWork } from './common';
+import { ID_KINDS } from '../../vocabulary';
+import { bulkIdOf, bulkIdParameter } from '../common';
+import { cancelBulkWork } from './common';
 
 export const bulkCancel: Operation = {
 	value: 'cancel',
@@ -10,6 +11,6 @@ export const bulkCancel: Operation = {
 	properties: [...bulkIdParameter],
 	async execute(itemIndex) {
 		const id = bulkIdOf(this, itemIndex);
-		return await cancelBulkWork(this, `/api/v1/scrapers-bulks/result/${encodeURIComponent(id)}/cancel`, { kind: 'bulk job', id }, itemIndex);
+		return await cancelBulkWork(this, `/api/v1/scrapers-bulks/result/${encodeURIComponent(id)}/cancel`, { kind: ID_KINDS.bulkJob, id }, itemIndex);
 	},
 };

@@ -1,5 +1,6 @@
 import type { Operation } from '../../../shared/operation';
-import { scraperIdParameter, uuidOf } from '../common';
+import { ID_KINDS } from '../../vocabulary';
+import { scraperIdOf, scraperIdParameter } from '../common';
 import { cancelBulkWork } from './common';
 
 export const bulkCancelAllOfScraper: Operation = {
@@ -9,7 +10,7 @@ export const bulkCancelAllOfScraper: Operation = {
 	description: 'Cancel the pending URLs of every bulk job of one scraper; URLs already running finish normally',
 	properties: [...scraperIdParameter('The scraper whose bulk jobs to stop: every URL of its bulk jobs that has not started yet is canceled')],
 	async execute(itemIndex) {
-		const id = uuidOf(this, 'scraperId', 'Scraper ID', itemIndex);
-		return await cancelBulkWork(this, `/api/v1/scrapers-bulks/${encodeURIComponent(id)}/cancel`, { kind: 'scraper', id }, itemIndex);
+		const id = scraperIdOf(this, itemIndex);
+		return await cancelBulkWork(this, `/api/v1/scrapers-bulks/${encodeURIComponent(id)}/cancel`, { kind: ID_KINDS.scraper, id }, itemIndex);
 	},
 };

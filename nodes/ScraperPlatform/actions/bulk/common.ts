@@ -1,13 +1,13 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import { splitIntoItems } from '../../../shared/output';
 import type { ErrorSubject } from '../../../shared/errors';
-import { getResult, platformRequest, toBulkJob } from '../../../shared/platform';
-import type { BulkJob } from '../../../shared/platform';
+import { splitIntoItems } from '../../../shared/output';
 import { readWaitSettings, waitForCompletion, waitParameters } from '../../../shared/polling';
 import type { WaitSettings } from '../../../shared/polling';
 import { InputValidator } from '../../../shared/validation';
-import { uuidOf } from '../common';
+import { getResult, platformRequest, toBulkJob, urlsDone } from '../../api';
+import type { BulkJob } from '../../api';
+import { ID_KINDS } from '../../vocabulary';
 
 export const waitProperties: INodeProperties[] = waitParameters(
 	'job',
@@ -15,12 +15,9 @@ export const waitProperties: INodeProperties[] = waitParameters(
 	'every URL of the job is finished, failed or canceled',
 );
 
-export const bulkOutputProperty: INodeProperties = {
-	displayName: 'Output',
-	name: 'bulkOutput',
-	type: 'options',
-	default: 'job',
-	options: [
+/** The two shapes of a bulk job's output: Bulk > Start and Get, and the Bulk Trigger (with `recordsNote`), offer them. */
+export function bulkOutputOptions(recordsNote = ''): INodePropertyOptions[] {
+	return [
 		{
 			name: 'One Item per Job',
 			value: 'job',
@@ -29,16 +26,27 @@ export const bulkOutputProperty: INodeProperties = {
 		{
 			name: 'One Item per Merged Record',
 			value: 'records',
-			description: 'Each merged record as its own item with the job ID on it, ready for a spreadsheet',
+			description: `Each merged record as its own item with the bulk job ID on it, ready for a spreadsheet${recordsNote}`,
 		},
-	],
+	];
+}
+
+export const BULK_OUTPUTS = ['job', 'records'] as const;
+export type BulkOutput = (typeof BULK_OUTPUTS)[number];
+
+export const bulkOutputProperty: INodeProperties = {
+	displayName: 'Output',
+	name: 'bulkOutput',
+	type: 'options',
+	default: 'job',
+	options: bulkOutputOptions(),
 	description: 'How to shape the output',
 };
 
 /** What to do once the job is known: wait or not, and the output shape. */
 export interface BulkFinish {
 	wait?: WaitSettings;
-	output: 'job' | 'records';
+	output: BulkOutput;
 }
 
 /** Reads and checks the wait and output settings: before the job is started, so a bad one starts nothing. */
@@ -46,7 +54,28 @@ export function readBulkFinish(ctx: IExecuteFunctions, itemIndex: number): BulkF
 	const v = new InputValidator(ctx.getNode(), itemIndex);
 	return {
 		wait: readWaitSettings(ctx, itemIndex, false),
-		output: v.oneOf(ctx.getNodeParameter('bulkOutput', itemIndex, 'job'), 'Output', ['job', 'records'] as const),
+		output: v.oneOf(ctx.getNodeParameter('bulkOutput', itemIndex, 'job'), 'Output', BULK_OUTPUTS),
+	};
+}
+
+/** Polls the job until every URL has ended or the wait is over; the note says so when the wait ended first. */
+async function waitForJob(ctx: IExecuteFunctions, job: BulkJob, wait: WaitSettings, itemIndex: number): Promise<{ job: BulkJob; note: IDataObject }> {
+	const outcome = await waitForCompletion<BulkJob>({
+		read: async () => (job.completed ? job : toBulkJob(await getResult(ctx, job.id, itemIndex, ID_KINDS.bulkJob))),
+		isDone: (state) => state.completed,
+		maxWaitMs: wait.maxWaitMs,
+		initialDelayMs: wait.pollIntervalMs,
+		maxDelayMs: Math.max(wait.pollIntervalMs, 30_000),
+		signal: ctx.getExecutionCancelSignal(),
+	});
+	if (outcome.done) return { job: outcome.state, note: {} };
+	const last = outcome.state;
+	return {
+		job: last,
+		note: {
+			waitTimedOut: true,
+			waitMessage: `The job is still running after ${wait.maxWaitMs / 1000} s: ${urlsDone(last)} of ${last.urlDetails.length} URLs done. Use Bulk > Get with this Bulk Job ID to check it later, or raise Max Wait.`,
+		},
 	};
 }
 
@@ -57,35 +86,12 @@ export async function finishBulk(
 	itemIndex: number,
 	finish: BulkFinish,
 ): Promise<INodeExecutionData[]> {
-	let job = toBulkJob(record);
-	let waitNote: IDataObject = {};
-	const { wait } = finish;
-	if (wait) {
-		const outcome = await waitForCompletion<BulkJob>({
-			read: async () => (job.completed ? job : toBulkJob(await getResult(ctx, job.id, itemIndex, 'bulk job'))),
-			isDone: (state) => state.completed,
-			maxWaitMs: wait.maxWaitMs,
-			initialDelayMs: wait.pollIntervalMs,
-			maxDelayMs: Math.max(wait.pollIntervalMs, 30_000),
-			signal: ctx.getExecutionCancelSignal(),
-		});
-		job = outcome.state;
-		if (!outcome.done) {
-			const done = job.urlDetails.filter((u) => ['finished', 'failed', 'canceled', 'cancelled'].includes(u.status.toLowerCase())).length;
-			waitNote = {
-				waitTimedOut: true,
-				waitMessage: `The job is still running after ${wait.maxWaitMs / 1000} s: ${done} of ${job.urlDetails.length} URLs done. Use Bulk > Get with this Bulk Job ID to check it later, or raise Max Wait.`,
-			};
-		}
-	}
+	const started = toBulkJob(record);
+	const { job, note } = finish.wait ? await waitForJob(ctx, started, finish.wait, itemIndex) : { job: started, note: {} };
 	if (finish.output === 'records') {
 		return splitIntoItems(job.mergedData, itemIndex, { bulkId: job.id });
 	}
-	return [{ json: { ...job, ...waitNote } as unknown as IDataObject }];
-}
-
-export function bulkIdOf(ctx: IExecuteFunctions, itemIndex: number): string {
-	return uuidOf(ctx, 'bulkId', 'Bulk Job ID', itemIndex);
+	return [{ json: { ...job, ...note } as unknown as IDataObject }];
 }
 
 /**

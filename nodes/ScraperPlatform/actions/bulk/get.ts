@@ -1,7 +1,8 @@
 import type { Operation } from '../../../shared/operation';
-import { getResult } from '../../../shared/platform';
-import { bulkIdParameter } from '../common';
-import { bulkIdOf, bulkOutputProperty, finishBulk, readBulkFinish, waitProperties } from './common';
+import { getResult } from '../../api';
+import { ID_KINDS } from '../../vocabulary';
+import { bulkIdOf, bulkIdParameter } from '../common';
+import { bulkOutputProperty, finishBulk, readBulkFinish, waitProperties } from './common';
 
 export const bulkGet: Operation = {
 	value: 'get',
@@ -13,6 +14,6 @@ export const bulkGet: Operation = {
 	async execute(itemIndex) {
 		const id = bulkIdOf(this, itemIndex);
 		const finish = readBulkFinish(this, itemIndex);
-		return await finishBulk(this, await getResult(this, id, itemIndex, 'bulk job'), itemIndex, finish);
+		return await finishBulk(this, await getResult(this, id, itemIndex, ID_KINDS.bulkJob), itemIndex, finish);
 	},
 };

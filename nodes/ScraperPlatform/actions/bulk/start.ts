@@ -1,12 +1,12 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, JsonObject } from 'n8n-workflow';
 
 import { nodeApiError } from '../../../shared/errors';
-
-import { runForEachItem, withItemIndex } from '../../../shared/items';
+import { runForEachItem } from '../../../shared/items';
 import type { Operation } from '../../../shared/operation';
-import { getResult, platformRequest } from '../../../shared/platform';
 import { InputValidator, toList } from '../../../shared/validation';
-import { scraperIdParameter, uuidOf } from '../common';
+import { getResult, platformRequest } from '../../api';
+import { ID_KINDS, RESULT_TYPES } from '../../vocabulary';
+import { scraperIdOf, scraperIdParameter } from '../common';
 import { bulkOutputProperty, finishBulk, readBulkFinish, waitProperties } from './common';
 import type { BulkFinish } from './common';
 
@@ -34,7 +34,7 @@ async function startJob(ctx: IExecuteFunctions, start: BulkStart, itemIndex: num
 			path,
 			body: { scraperId: start.scraperId, urls: start.urls },
 			idempotent: false,
-			subject: { kind: 'scraper', id: start.scraperId },
+			subject: { kind: ID_KINDS.scraper, id: start.scraperId },
 		},
 		itemIndex,
 	);
@@ -44,47 +44,45 @@ async function startJob(ctx: IExecuteFunctions, start: BulkStart, itemIndex: num
 	if (id === undefined) {
 		throw nodeApiError(ctx.getNode(), response as unknown as JsonObject, {
 			message: `Scraper Platform started the bulk job but its answer to POST ${path} carries no job ID`,
-			description: 'Look for the new job with Result > Get Many (type Bulk-AI) before starting it again, so it does not run twice.',
+			description: `Look for the new job with Result > Get Many (type ${RESULT_TYPES.bulk}) before starting it again, so it does not run twice.`,
 			itemIndex,
 		});
 	}
 	// An answer that is only the id: read the job once so the output has its status and URLs like any other.
-	const record = data.data === undefined && !start.finish.wait ? await getResult(ctx, id as string, itemIndex, 'bulk job') : data;
+	const record = data.data === undefined && !start.finish.wait ? await getResult(ctx, id as string, itemIndex, ID_KINDS.bulkJob) : data;
 	return await finishBulk(ctx, { ...record, id }, itemIndex, start.finish);
 }
 
-function readKind(ctx: IExecuteFunctions, itemIndex: number): ScraperKind {
-	return new InputValidator(ctx.getNode(), itemIndex).oneOf(ctx.getNodeParameter('scraperKind', itemIndex, 'manual'), 'Scraper Kind', ['manual', 'ai'] as const);
+/** Everything a job needs, read and checked in this order before anything is sent; `urls` reads the URLs. */
+function readStart(ctx: IExecuteFunctions, itemIndex: number, urls: () => string[]): BulkStart {
+	const kind = new InputValidator(ctx.getNode(), itemIndex).oneOf(ctx.getNodeParameter('scraperKind', itemIndex, 'manual'), 'Scraper Kind', ['manual', 'ai'] as const);
+	return { kind, scraperId: scraperIdOf(ctx, itemIndex), urls: urls(), finish: readBulkFinish(ctx, itemIndex) };
 }
 
-function scraperIdOf(ctx: IExecuteFunctions, itemIndex: number): string {
-	return uuidOf(ctx, 'scraperId', 'Scraper ID', itemIndex);
+/** The URL field of every input item, in item order. */
+function urlsOfAllItems(ctx: IExecuteFunctions): string[] {
+	const field = new InputValidator(ctx.getNode(), 0).requiredString(ctx.getNodeParameter('urlField', 0), 'URL Field');
+	const urls: string[] = [];
+	ctx.getInputData().forEach((item, itemIndex) => {
+		const v = new InputValidator(ctx.getNode(), itemIndex);
+		const value = item.json[field];
+		if (value === undefined || value === null || value === '') {
+			v.fail('URL Field', `input item ${itemIndex + 1} has no field "${field}"`, `Make every input item carry the URL in a field named "${field}", or change "URL Field".`);
+		}
+		for (const url of toList(value)) urls.push(v.httpUrl(url, `URL Field (item ${itemIndex + 1})`));
+	});
+	return urls;
 }
 
-/** Every input item's URL field, in item order, as one job. */
+async function startJobOfAllItems(ctx: IExecuteFunctions): Promise<INodeExecutionData[]> {
+	return await startJob(ctx, readStart(ctx, 0, () => urlsOfAllItems(ctx)), 0);
+}
+
+/** Every input item's URL field as one job, paired with all of them (the router pairs an error with all of them too). */
 async function startFromAllItems(ctx: IExecuteFunctions): Promise<INodeExecutionData[]> {
-	const items = ctx.getInputData();
-	const pairedItem = items.map((_, item) => ({ item }));
-	try {
-		const kind = readKind(ctx, 0);
-		const scraperId = scraperIdOf(ctx, 0);
-		const field = new InputValidator(ctx.getNode(), 0).requiredString(ctx.getNodeParameter('urlField', 0), 'URL Field');
-		const urls: string[] = [];
-		items.forEach((item, itemIndex) => {
-			const v = new InputValidator(ctx.getNode(), itemIndex);
-			const value = item.json[field];
-			if (value === undefined || value === null || value === '') {
-				v.fail('URL Field', `input item ${itemIndex + 1} has no field "${field}"`, `Make every input item carry the URL in a field named "${field}", or change "URL Field".`);
-			}
-			for (const url of toList(value)) urls.push(v.httpUrl(url, `URL Field (item ${itemIndex + 1})`));
-		});
-		const output = await startJob(ctx, { kind, scraperId, urls, finish: readBulkFinish(ctx, 0) }, 0);
-		// The job came from every input item: pair its output with all of them.
-		return output.map((item) => ({ ...item, pairedItem }));
-	} catch (error) {
-		if (!ctx.continueOnFail()) throw withItemIndex(ctx, error, 0);
-		return [{ json: { error: (error as Error).message, description: (error as { description?: string }).description ?? null }, pairedItem }];
-	}
+	const pairedItem = ctx.getInputData().map((_, item) => ({ item }));
+	const items = await startJobOfAllItems(ctx);
+	return items.map((item) => ({ ...item, pairedItem }));
 }
 
 export const bulkStart: Operation = {
@@ -143,11 +141,8 @@ export const bulkStart: Operation = {
 		const source = new InputValidator(this.getNode(), 0).oneOf(this.getNodeParameter('urlSource', 0), 'URLs From', ['list', 'inputItems'] as const);
 		if (source === 'inputItems') return await startFromAllItems(this);
 		return await runForEachItem(this, async (itemIndex) => {
-			const kind = readKind(this, itemIndex);
-			const scraperId = scraperIdOf(this, itemIndex);
-			const urls = new InputValidator(this.getNode(), itemIndex).httpUrlList(this.getNodeParameter('urls', itemIndex), 'URLs', { required: true });
-			return await startJob(this, { kind, scraperId, urls, finish: readBulkFinish(this, itemIndex) }, itemIndex);
+			const urls = () => new InputValidator(this.getNode(), itemIndex).httpUrlList(this.getNodeParameter('urls', itemIndex), 'URLs', { required: true });
+			return await startJob(this, readStart(this, itemIndex, urls), itemIndex);
 		});
 	},
 };
-

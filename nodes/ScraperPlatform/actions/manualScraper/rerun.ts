@@ -1,7 +1,6 @@
 import type { Operation } from '../../../shared/operation';
-import { platformRequest } from '../../../shared/platform';
 import { InputValidator } from '../../../shared/validation';
-import { getOutputChoice, outputOptions, resultOutput, scraperIdParameter, uuidOf } from '../common';
+import { outputOptions, runScraper, scraperIdOf, scraperIdParameter } from '../common';
 
 export const manualScraperRerun: Operation = {
 	value: 'rerun',
@@ -23,23 +22,8 @@ export const manualScraperRerun: Operation = {
 	],
 	parallel: true,
 	async execute(itemIndex) {
-		const scraperId = uuidOf(this, 'scraperId', 'Scraper ID', itemIndex);
+		const scraperId = scraperIdOf(this, itemIndex);
 		const url = new InputValidator(this.getNode(), itemIndex).httpUrl(this.getNodeParameter('url', itemIndex), 'URL');
-		const output = getOutputChoice(this, itemIndex);
-		const response = await platformRequest(
-			this,
-			{
-				method: 'POST',
-				path: '/api/v1/scrapers-manual-rerun',
-				body: { scraperId, url },
-				// Without it the service refuses the rerun.
-				headers: { accept: 'application/json' },
-				idempotent: false,
-				subject: { kind: 'scraper', id: scraperId },
-				timeoutMs: 300_000,
-			},
-			itemIndex,
-		);
-		return resultOutput(response.data, output, itemIndex);
+		return await runScraper(this, { path: '/api/v1/scrapers-manual-rerun', body: { scraperId, url }, scraperId, acceptJson: true }, itemIndex);
 	},
 };

@@ -1,6 +1,6 @@
 import type { Operation } from '../../../shared/operation';
-import { getResult } from '../../../shared/platform';
-import { getOutputChoice, outputOptions, resultIdParameter, resultOutput, uuidOf } from '../common';
+import { getResult } from '../../api';
+import { getOutputChoice, outputOptions, resultIdOf, resultIdParameter, resultOutput } from '../common';
 
 export const resultGet: Operation = {
 	value: 'get',
@@ -13,7 +13,7 @@ export const resultGet: Operation = {
 	],
 	parallel: true,
 	async execute(itemIndex) {
-		const id = uuidOf(this, 'resultId', 'Result ID', itemIndex);
+		const id = resultIdOf(this, itemIndex);
 		const output = getOutputChoice(this, itemIndex);
 		return resultOutput(await getResult(this, id, itemIndex), output, itemIndex);
 	},

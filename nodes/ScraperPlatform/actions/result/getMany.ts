@@ -1,11 +1,14 @@
-import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import { readListingLimit, returnAllProperties } from '../../../shared/listing';
 import type { Operation } from '../../../shared/operation';
-import { decodeResult, platformRequest } from '../../../shared/platform';
+import { simplifyRecord } from '../../../shared/output';
+import { collectRecords } from '../../../shared/pages';
 import { InputValidator } from '../../../shared/validation';
-
-export const SORT_FIELDS = ['createdAt', 'updatedAt', 'id', 'type', 'url', 'status', 'error', 'tokenUsage', 'runtime'] as const;
+import { resultsPages } from '../../api';
+import type { ResultsQuery } from '../../api';
+import { DATE_RANGE_COLUMNS, RESULT_SORT_FIELDS, SORT_ORDERS } from '../../vocabulary';
+import { readSimplify, simplifyProperty } from '../common';
 
 export const resultGetMany: Operation = {
 	value: 'getMany',
@@ -99,13 +102,8 @@ export const resultGetMany: Operation = {
 					default: 100,
 					description: 'Results per request, 1 to 100. Smaller pages are slower but avoid time-outs on very large results.',
 				},
-				{
-					displayName: 'Simplify',
-					name: 'simplify',
-					type: 'boolean',
-					default: false,
-					description: 'Whether to drop server file paths and audit fields',
-				},
+				// Under Options here, where workflows saved it; the same property as under Output elsewhere.
+				simplifyProperty,
 				{
 					displayName: 'Start Page',
 					name: 'startPage',
@@ -121,47 +119,39 @@ export const resultGetMany: Operation = {
 		const v = new InputValidator(this.getNode(), itemIndex);
 		const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 		const { limit, pageSize } = readListingLimit(this, itemIndex, options.pageSize);
-		let page = v.integer(options.startPage ?? 1, 'Start Page', { min: 1 });
-		const qs: IDataObject = {
+		const startPage = v.integer(options.startPage ?? 1, 'Start Page', { min: 1 });
+		const query: ResultsQuery = {
 			pageSize,
-			sortField: v.oneOf(this.getNodeParameter('sortField', itemIndex), 'Sort Field', SORT_FIELDS),
-			sortOrder: v.oneOf(this.getNodeParameter('sortOrder', itemIndex), 'Sort Order', ['ASC', 'DESC'] as const),
+			sortField: v.oneOf(this.getNodeParameter('sortField', itemIndex), 'Sort Field', RESULT_SORT_FIELDS),
+			sortOrder: v.oneOf(this.getNodeParameter('sortOrder', itemIndex), 'Sort Order', SORT_ORDERS),
+			...readFilters(this, itemIndex),
 		};
-		const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;
-		const search = v.optionalString(filters.search, 'Search');
-		if (search !== undefined) qs.search = search;
-		const timezone = this.getTimezone();
-		// Unset only when empty: anything else a user or an expression put there is read as a date or refused.
-		const isSet = (value: unknown) => value !== undefined && value !== null && value !== '';
-		const startAt = isSet(filters.startAt) ? v.dateTime(filters.startAt, 'From', timezone) : undefined;
-		const endAt = isSet(filters.endAt) ? v.dateTime(filters.endAt, 'To', timezone) : undefined;
-		if (startAt && endAt) v.range(startAt, endAt, 'From', 'To');
-		if (startAt || endAt) {
-			qs.dateRangeColumn = v.oneOf(filters.dateRangeColumn ?? 'createdAt', 'Date Range Column', ['createdAt', 'updatedAt'] as const);
-			// In UTC with a trailing Z, as the service's own docs write them: the same instant, in the form it documents.
-			if (startAt) qs.startAt = startAt.toUTC().toISO();
-			if (endAt) qs.endAt = endAt.toUTC().toISO();
-		} else if (filters.dateRangeColumn !== undefined) {
-			v.fail('Date Range Column', 'it needs a From or To date', 'Add a From or To filter, or remove Date Range Column.');
-		}
-
-		const simplify = v.boolean(options.simplify ?? false, 'Simplify');
-		const output: INodeExecutionData[] = [];
-		for (;;) {
-			const response = await platformRequest<IDataObject[]>(
-				this,
-				{ method: 'GET', path: '/api/v1/results', qs: { ...qs, page }, idempotent: true },
-				itemIndex,
-			);
-			const records = Array.isArray(response.data) ? response.data : [];
-			for (const record of records) {
-				if (output.length >= limit) break;
-				output.push({ json: decodeResult(record, simplify) });
-			}
-			const totalPage = response.meta?.totalPage ?? page;
-			if (output.length >= limit || records.length === 0 || page >= totalPage) break;
-			page++;
-		}
-		return output;
+		const simplify = readSimplify(this, options, itemIndex);
+		const records = await collectRecords(resultsPages(this, query, itemIndex), startPage, limit);
+		return records.map((record): INodeExecutionData => ({ json: simplify ? simplifyRecord(record) : record }));
 	},
 };
+
+/** Search and the date range, as the list's query reads them. */
+function readFilters(ctx: IExecuteFunctions, itemIndex: number): Partial<ResultsQuery> {
+	const v = new InputValidator(ctx.getNode(), itemIndex);
+	const filters = ctx.getNodeParameter('filters', itemIndex, {}) as IDataObject;
+	const query: Partial<ResultsQuery> = {};
+	const search = v.optionalString(filters.search, 'Search');
+	if (search !== undefined) query.search = search;
+	const timezone = ctx.getTimezone();
+	// Unset only when empty: anything else a user or an expression put there is read as a date or refused.
+	const isSet = (value: unknown) => value !== undefined && value !== null && value !== '';
+	const startAt = isSet(filters.startAt) ? v.dateTime(filters.startAt, 'From', timezone) : undefined;
+	const endAt = isSet(filters.endAt) ? v.dateTime(filters.endAt, 'To', timezone) : undefined;
+	if (startAt && endAt) v.range(startAt, endAt, 'From', 'To');
+	if (startAt || endAt) {
+		query.dateRangeColumn = v.oneOf(filters.dateRangeColumn ?? 'createdAt', 'Date Range Column', DATE_RANGE_COLUMNS);
+		// In UTC with a trailing Z, as the service's own docs write them: the same instant, in the form it documents.
+		if (startAt) query.startAt = startAt.toUTC().toISO() ?? undefined;
+		if (endAt) query.endAt = endAt.toUTC().toISO() ?? undefined;
+	} else if (filters.dateRangeColumn !== undefined) {
+		v.fail('Date Range Column', 'it needs a From or To date', 'Add a From or To filter, or remove Date Range Column.');
+	}
+	return query;
+}

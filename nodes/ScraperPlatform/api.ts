@@ -1,0 +1,155 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import { decodeJsonFields, simplifyRecord } from '../shared/output';
+import type { PageReader } from '../shared/pages';
+import type { RetryPolicy } from '../shared/retry';
+import { apiRequest } from '../shared/transport';
+import type { ApiDefinition, ApiRequest, RequestContext } from '../shared/transport';
+import { ID_KINDS, isTerminalStatus } from './vocabulary';
+import type { SortOrder } from './vocabulary';
+
+/** The platform API (section B): token in `x-api-token`, paths under `/api/v1`. */
+export const PLATFORM_API: ApiDefinition = {
+	credentialType: 'scraperPlatformApi',
+	credentialName: 'Scraper Platform API',
+	service: 'Scraper Platform',
+};
+
+/** B. Paged list envelope's `meta`. */
+export interface PageMeta {
+	page: number;
+	pageSize: number;
+	total: number;
+	totalPage: number;
+}
+
+export interface PlatformEnvelope<T = IDataObject> {
+	message?: string;
+	data: T;
+	meta?: PageMeta;
+}
+
+export async function platformRequest<T = IDataObject>(
+	ctx: RequestContext,
+	request: ApiRequest,
+	itemIndex: number,
+	policy?: RetryPolicy,
+): Promise<PlatformEnvelope<T>> {
+	return await apiRequest<PlatformEnvelope<T>>(ctx, PLATFORM_API, request, itemIndex, policy);
+}
+
+/** A result record with `data` decoded when the listing sent it as a JSON string. */
+export function decodeResult(record: IDataObject, simplify = false): IDataObject {
+	const decoded = decodeJsonFields(record);
+	return simplify ? simplifyRecord(decoded) : decoded;
+}
+
+/** Reads one result record (a bulk job is polled this way). */
+export async function getResult(ctx: RequestContext, id: string, itemIndex: number, subjectKind: string = ID_KINDS.result): Promise<IDataObject> {
+	const response = await platformRequest(
+		ctx,
+		{ method: 'GET', path: `/api/v1/results/${encodeURIComponent(id)}`, idempotent: true, subject: { kind: subjectKind, id } },
+		itemIndex,
+	);
+	return response.data;
+}
+
+/** The query of GET /api/v1/results besides `page`: the three other required ones, then the optional filters. */
+export interface ResultsQuery extends IDataObject {
+	pageSize: number;
+	sortField: string;
+	sortOrder: SortOrder;
+	search?: string;
+	dateRangeColumn?: string;
+	startAt?: string;
+	endAt?: string;
+}
+
+/**
+ * Whether a page of the results list has a next one: `meta.totalPage` says so, else `meta.total`, else a full page
+ * may be followed by more. An empty page is the last whatever `meta` says.
+ */
+export function hasNextPage(page: number, pageSize: number, count: number, meta: Partial<PageMeta> | undefined): boolean {
+	if (count === 0) return false;
+	if (typeof meta?.totalPage === 'number') return page < meta.totalPage;
+	if (typeof meta?.total === 'number') return meta.total > (page - 1) * pageSize + count;
+	return count >= pageSize;
+}
+
+/**
+ * The one reader of the results list (GET /api/v1/results), page number by page number: the records of a page, with
+ * `data` decoded, and the next page while there is one. Result > Get Many, the list pickers and the Bulk Trigger
+ * read the list through it.
+ */
+export function resultsPages(ctx: RequestContext, query: ResultsQuery, itemIndex: number, policy?: RetryPolicy): PageReader<IDataObject> {
+	return async (page) => {
+		const response = await platformRequest<IDataObject[]>(
+			ctx,
+			{ method: 'GET', path: '/api/v1/results', qs: { ...query, page }, idempotent: true },
+			itemIndex,
+			policy,
+		);
+		const records = (Array.isArray(response.data) ? response.data : []).map((record) => decodeJsonFields(record));
+		return { records, next: hasNextPage(page, query.pageSize, records.length, response.meta) ? page + 1 : undefined };
+	};
+}
+
+export interface BulkUrlDetail {
+	url: string;
+	status: string;
+	error?: string | null;
+}
+
+export interface BulkJob {
+	id: string;
+	scraperId: string;
+	status: string;
+	/** True when every URL is finished, failed or canceled. */
+	completed: boolean;
+	summary: IDataObject;
+	urlDetails: BulkUrlDetail[];
+	mergedData: IDataObject[];
+	createdAt?: string;
+	updatedAt?: string;
+}
+
+/** A bulk result record (type `Bulk-AI`) in the shape users work with: status, counts, URLs, merged records. */
+export function toBulkJob(record: IDataObject): BulkJob {
+	const decoded = decodeJsonFields(record);
+	const data = (decoded.data ?? {}) as IDataObject;
+	const urlDetails = (Array.isArray(data.urlDetails) ? data.urlDetails : []) as unknown as BulkUrlDetail[];
+	return {
+		id: String(decoded.id ?? ''),
+		scraperId: String(decoded.scraperId ?? ''),
+		status: String(decoded.status ?? ''),
+		completed: urlDetails.length > 0 && urlDetails.every((u) => isTerminalStatus(u.status)),
+		summary: (data.summary ?? {}) as IDataObject,
+		urlDetails,
+		mergedData: (Array.isArray(data.mergedData) ? data.mergedData : []) as IDataObject[],
+		createdAt: decoded.createdAt as string | undefined,
+		updatedAt: decoded.updatedAt as string | undefined,
+	};
+}
+
+/** How many of the job's URLs have ended (finished, failed or canceled). */
+export function urlsDone(job: BulkJob): number {
+	return job.urlDetails.filter((u) => isTerminalStatus(u.status)).length;
+}
+
+/** The listing sends `data` JSON-encoded; when it (or its `urlDetails`) is missing, the job must be read by id. */
+function hasUrlDetails(record: IDataObject): boolean {
+	const data = decodeJsonFields(record).data;
+	return data !== null && typeof data === 'object' && Array.isArray((data as IDataObject).urlDetails);
+}
+
+/** The listed bulk record as a completed job, or undefined while it runs; read by id only when the list lacks its details. */
+export async function completedBulkJob(ctx: RequestContext, record: IDataObject, itemIndex: number): Promise<BulkJob | undefined> {
+	if (hasUrlDetails(record)) {
+		const job = toBulkJob(record);
+		return job.completed ? job : undefined;
+	}
+	// Without details, only a record whose status says it ended is worth a request.
+	if (!isTerminalStatus(record.status)) return undefined;
+	const job = toBulkJob(await getResult(ctx, String(record.id), itemIndex, ID_KINDS.bulkJob));
+	return job.completed ? job : undefined;
+}

@@ -1,0 +1,55 @@
+/**
+ * The platform API's words (section B of the service interface), declared once: the node, its list pickers and the
+ * Bulk Trigger read records with them.
+ */
+
+/** `type` of a result record: what made it. `Rerun-Manual` is not documented; it is the simulator's word. */
+export const RESULT_TYPES = {
+	ai: 'AI',
+	aiRerun: 'Rerun-AI',
+	bulk: 'Bulk-AI',
+	manualRerun: 'Rerun-Manual',
+} as const;
+
+/** Result types only an AI scraper makes (its creation, its reruns). */
+export const AI_RESULT_TYPES: readonly string[] = [RESULT_TYPES.ai, RESULT_TYPES.aiRerun];
+
+/** Result types only a manual scraper makes (bulk jobs are `Bulk-AI` for both kinds). */
+export const MANUAL_RESULT_TYPES: readonly string[] = [RESULT_TYPES.manualRerun];
+
+/**
+ * Statuses of a result and of a bulk URL, lowercased (the service writes `Finished`, `Running`…). Only `Finished` and
+ * `Running` are documented; the other ended words are accepted too, so a job that reports them still ends.
+ */
+export const FINISHED_STATUSES: readonly string[] = ['finished', 'completed'];
+export const FAILED_STATUSES: readonly string[] = ['failed', 'error'];
+export const CANCELED_STATUSES: readonly string[] = ['canceled', 'cancelled'];
+export const TERMINAL_STATUSES: readonly string[] = [...FINISHED_STATUSES, ...FAILED_STATUSES, ...CANCELED_STATUSES];
+
+function statusIn(statuses: readonly string[]) {
+	return (status: unknown): boolean => statuses.includes(String(status ?? '').toLowerCase());
+}
+
+/** Finished, failed or canceled: nothing more will happen to it. */
+export const isTerminalStatus = statusIn(TERMINAL_STATUSES);
+export const isFailedStatus = statusIn(FAILED_STATUSES);
+export const isCanceledStatus = statusIn(CANCELED_STATUSES);
+
+/** What an id names, in error messages ("The bulk job "…" was not found"). */
+export const ID_KINDS = {
+	result: 'result',
+	bulkJob: 'bulk job',
+	scraper: 'scraper',
+} as const;
+
+/** Where a result's `data` keeps its list of records, looked for in this order (a bulk job's is `mergedData`). */
+export const RESULT_LIST_KEYS: readonly string[] = ['records', 'items', 'results', 'mergedData', 'pages', 'urls', 'data'];
+
+/** The AI agents a scraper is created with. */
+export const AI_AGENTS = ['general', 'map', 'listing'] as const;
+
+/** The results list's `sortField` values (any column of a result record), `sortOrder` values and date columns. */
+export const RESULT_SORT_FIELDS = ['createdAt', 'updatedAt', 'id', 'type', 'url', 'status', 'error', 'tokenUsage', 'runtime'] as const;
+export const SORT_ORDERS = ['ASC', 'DESC'] as const;
+export type SortOrder = (typeof SORT_ORDERS)[number];
+export const DATE_RANGE_COLUMNS = ['createdAt', 'updatedAt'] as const;
