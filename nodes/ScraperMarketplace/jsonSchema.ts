@@ -42,85 +42,125 @@ export function firstSchemaProblem(schema: unknown, root = '$'): SchemaProblem |
 }
 
 /** One schema's own keywords; its sub-schemas go on the stack, the first on top so they come out in order. */
-function checkNode({ value, path, depth }: Pending, stack: Pending[]): SchemaProblem | undefined {
-	if (depth > MAX_SCHEMA_DEPTH) {
-		return {
-			path,
-			rule: `is nested more than ${MAX_SCHEMA_DEPTH} levels deep`,
-			fix: `Flatten the schema: the service accepts at most ${MAX_SCHEMA_DEPTH} levels of "properties" and "items" below the top.`,
-		};
-	}
-	if (!isJsonObject(value)) {
-		return {
-			path,
-			rule: `must be a schema object, got ${describeJson(value)}`,
-			fix: 'Write each schema as an object, e.g. {"type": "string"}; true/false schemas are not accepted by the service.',
-		};
-	}
-
-	// Absent and `undefined` are the same: JSON drops undefined values from what is sent.
-	const type = value.type;
-	let types: string[] = [];
-	if (typeof type === 'string') {
-		if (!SCHEMA_TYPES.includes(type)) return { path: `${path}.type`, rule: `is ${typeName(type)}, which is not a JSON Schema type`, fix: TYPE_FIX };
-		types = [type];
-	} else if (Array.isArray(type) && type.length > 0) {
-		const bad = type.findIndex((entry) => typeof entry !== 'string' || !SCHEMA_TYPES.includes(entry));
-		if (bad >= 0) return { path: `${path}.type[${bad}]`, rule: `is ${typeName(type[bad])}, which is not a JSON Schema type`, fix: TYPE_FIX };
-		types = type as string[];
-	} else if (type !== undefined) {
-		return { path: `${path}.type`, rule: `must be a type name or a non-empty list of them, got ${describeJson(type)}`, fix: TYPE_FIX };
-	}
-
-	if (value.enum !== undefined && !(Array.isArray(value.enum) && value.enum.length > 0)) {
-		return {
-			path: `${path}.enum`,
-			rule: `must be a non-empty list of the allowed values, got ${describeJson(value.enum)}`,
-			fix: `List the allowed values, e.g. "enum": ["Full-time", "Part-time"], or remove "enum".`,
-		};
-	}
-
-	// Without a `type`, `properties` or `items` still say what the schema is, and the service checks them.
+function checkNode(node: Pending, stack: Pending[]): SchemaProblem | undefined {
+	const problem = depthProblem(node) ?? shapeProblem(node);
+	if (problem) return problem;
+	const schema = node.value as Record<string, unknown>;
+	const typed = readTypes(schema.type, node.path);
+	if ('problem' in typed) return typed.problem;
+	const other = enumProblem(schema, node.path);
+	if (other) return other;
 	const children: Pending[] = [];
-	if (types.includes('object') || (type === undefined && value.properties !== undefined)) {
-		const properties = value.properties;
-		if (properties === undefined) {
-			return {
-				path,
-				rule: 'has type "object" but no "properties"',
-				fix: `Add "properties" to ${path}, listing the fields to extract, e.g. "properties": {"title": {"type": "string"}}.`,
-			};
-		}
-		if (!isJsonObject(properties)) {
-			return {
-				path: `${path}.properties`,
-				rule: `must be an object of field schemas, got ${describeJson(properties)}`,
-				fix: 'Write "properties" as an object naming each field, e.g. "properties": {"title": {"type": "string"}}.',
-			};
-		}
-		for (const [key, child] of Object.entries(properties)) {
-			if (child !== undefined) children.push({ value: child, path: `${path}.properties${pathKey(key)}`, depth: depth + 1 });
-		}
-	}
-	if (types.includes('array') || (type === undefined && value.items !== undefined)) {
-		const items = value.items;
-		if (items === undefined) {
-			return {
-				path,
-				rule: 'has type "array" but no "items"',
-				fix: `Add "items" to ${path}, the schema of one entry, e.g. "items": {"type": "object", "properties": {…}}.`,
-			};
-		}
-		if (!isJsonObject(items)) {
-			return {
-				path: `${path}.items`,
-				rule: `must be one schema object for every entry, got ${describeJson(items)}`,
-				fix: 'Write "items" as one schema, e.g. "items": {"type": "string"}; a list of schemas per position is not accepted by the service.',
-			};
-		}
-		children.push({ value: items, path: `${path}.items`, depth: depth + 1 });
+	for (const container of CONTAINERS) {
+		const found = containerChildren(container, schema, node, typed.types, children);
+		if (found) return found;
 	}
 	for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]);
+	return undefined;
+}
+
+function depthProblem({ path, depth }: Pending): SchemaProblem | undefined {
+	if (depth <= MAX_SCHEMA_DEPTH) return undefined;
+	return {
+		path,
+		rule: `is nested more than ${MAX_SCHEMA_DEPTH} levels deep`,
+		fix: `Flatten the schema: the service accepts at most ${MAX_SCHEMA_DEPTH} levels of "properties" and "items" below the top.`,
+	};
+}
+
+function shapeProblem({ value, path }: Pending): SchemaProblem | undefined {
+	if (isJsonObject(value)) return undefined;
+	return {
+		path,
+		rule: `must be a schema object, got ${describeJson(value)}`,
+		fix: 'Write each schema as an object, e.g. {"type": "string"}; true/false schemas are not accepted by the service.',
+	};
+}
+
+/** `type` as a list of names (empty when absent), or what is wrong with it. */
+function readTypes(type: unknown, path: string): { types: string[] } | { problem: SchemaProblem } {
+	// Absent and `undefined` are the same: JSON drops undefined values from what is sent.
+	if (type === undefined) return { types: [] };
+	if (typeof type === 'string') {
+		if (SCHEMA_TYPES.includes(type)) return { types: [type] };
+		return { problem: { path: `${path}.type`, rule: `is ${typeName(type)}, which is not a JSON Schema type`, fix: TYPE_FIX } };
+	}
+	if (Array.isArray(type) && type.length > 0) {
+		const bad = type.findIndex((entry) => typeof entry !== 'string' || !SCHEMA_TYPES.includes(entry));
+		if (bad < 0) return { types: type as string[] };
+		return { problem: { path: `${path}.type[${bad}]`, rule: `is ${typeName(type[bad])}, which is not a JSON Schema type`, fix: TYPE_FIX } };
+	}
+	return { problem: { path: `${path}.type`, rule: `must be a type name or a non-empty list of them, got ${describeJson(type)}`, fix: TYPE_FIX } };
+}
+
+function enumProblem(schema: Record<string, unknown>, path: string): SchemaProblem | undefined {
+	if (schema.enum === undefined || (Array.isArray(schema.enum) && schema.enum.length > 0)) return undefined;
+	return {
+		path: `${path}.enum`,
+		rule: `must be a non-empty list of the allowed values, got ${describeJson(schema.enum)}`,
+		fix: `List the allowed values, e.g. "enum": ["Full-time", "Part-time"], or remove "enum".`,
+	};
+}
+
+/** A keyword that holds sub-schemas: `properties` of an object, `items` of an array. */
+interface Container {
+	type: 'object' | 'array';
+	keyword: 'properties' | 'items';
+	/** Read after `Add "<keyword>" to <path>, `. */
+	addHint: string;
+	/** Read after `must be `. */
+	shape: string;
+	fix: string;
+	/** The sub-schemas of a well-formed keyword value. */
+	children: (held: Record<string, unknown>, path: string) => Array<{ value: unknown; path: string }>;
+}
+
+const CONTAINERS: readonly Container[] = [
+	{
+		type: 'object',
+		keyword: 'properties',
+		addHint: 'listing the fields to extract, e.g. "properties": {"title": {"type": "string"}}',
+		shape: 'an object of field schemas',
+		fix: 'Write "properties" as an object naming each field, e.g. "properties": {"title": {"type": "string"}}.',
+		children: (held, path) =>
+			Object.entries(held)
+				.filter(([, child]) => child !== undefined)
+				.map(([key, child]) => ({ value: child, path: `${path}.properties${pathKey(key)}` })),
+	},
+	{
+		type: 'array',
+		keyword: 'items',
+		addHint: 'the schema of one entry, e.g. "items": {"type": "object", "properties": {…}}',
+		shape: 'one schema object for every entry',
+		fix: 'Write "items" as one schema, e.g. "items": {"type": "string"}; a list of schemas per position is not accepted by the service.',
+		children: (held, path) => [{ value: held, path: `${path}.items` }],
+	},
+];
+
+/**
+ * Checks one container keyword and adds its sub-schemas to `children`. Without a `type`, `properties` or `items`
+ * still say what the schema is, and the service checks them.
+ */
+function containerChildren(
+	container: Container,
+	schema: Record<string, unknown>,
+	{ path, depth }: Pending,
+	types: string[],
+	children: Pending[],
+): SchemaProblem | undefined {
+	const held = schema[container.keyword];
+	if (!types.includes(container.type) && !(schema.type === undefined && held !== undefined)) return undefined;
+	if (held === undefined) {
+		return {
+			path,
+			rule: `has type "${container.type}" but no "${container.keyword}"`,
+			fix: `Add "${container.keyword}" to ${path}, ${container.addHint}.`,
+		};
+	}
+	if (!isJsonObject(held)) {
+		return { path: `${path}.${container.keyword}`, rule: `must be ${container.shape}, got ${describeJson(held)}`, fix: container.fix };
+	}
+	for (const child of container.children(held, path)) children.push({ ...child, depth: depth + 1 });
 	return undefined;
 }
 

@@ -1,8 +1,9 @@
 import type { ILoadOptionsFunctions, INodeListSearchItems, INodeListSearchResult } from 'n8n-workflow';
 
 import { nextListToken, readListToken } from '../shared/locator';
-import { marketplaceRequest } from './api';
-import type { RunListRecord } from './api';
+import { resultsPageReader } from './api';
+import { LARGEST_RESULTS_PAGE } from './vocabulary';
+import type { RunListRecord } from './vocabulary';
 
 /**
  * The choices of the editor's `From list` pickers, read from the results list (GET /api/results, newest first): the
@@ -10,17 +11,10 @@ import type { RunListRecord } from './api';
  * no search parameter, so the user's filter narrows each page here (name, URL or id, case-insensitive).
  */
 
-const PER_PAGE = 100;
-
-async function resultsPage(ctx: ILoadOptionsFunctions, page: number) {
-	const response = await marketplaceRequest<{ data?: RunListRecord[] }>(
-		ctx,
-		{ method: 'GET', path: '/api/results', qs: { page, per_page: PER_PAGE }, idempotent: true },
-		0,
-	);
-	const records = Array.isArray(response.data) ? response.data : [];
-	// The listing carries no total: a full page may have a next one.
-	return { records, more: records.length === PER_PAGE };
+/** The page the user scrolled to, and whether there is one after it. */
+async function resultsPage(ctx: ILoadOptionsFunctions, page: number): Promise<{ records: RunListRecord[]; more: boolean }> {
+	const { records, next } = await resultsPageReader(ctx, LARGEST_RESULTS_PAGE)(page);
+	return { records, more: next !== undefined };
 }
 
 function matches(filter: string | undefined, ...fields: unknown[]): boolean {

@@ -1,7 +1,9 @@
-import type { INodeProperties } from 'n8n-workflow';
+import type { IDataObject, INodeProperties, IPollFunctions } from 'n8n-workflow';
 
-import { runOutputOptions } from '../ScraperMarketplace/actions/common';
-import { INTEGER_ID_PATTERN, locatorProperty } from '../shared/locator';
+import { RUN_OUTPUTS, runOutputOptions } from '../ScraperMarketplace/actions/common';
+import type { RunOutput } from '../ScraperMarketplace/actions/common';
+import { INTEGER_ID_PATTERN, locatorProperty, locatorValue } from '../shared/locator';
+import { InputValidator } from '../shared/validation';
 
 export const triggerProperties: INodeProperties[] = [
 	{
@@ -55,3 +57,29 @@ export const triggerProperties: INodeProperties[] = [
 		],
 	},
 ];
+
+export interface RunTriggerParameters {
+	/** Scraper ids to trigger for; empty: every scraper. */
+	scrapers: Set<number>;
+	output: RunOutput;
+	includeFailed: boolean;
+}
+
+/** Reads and checks every parameter before any request. */
+export function readParameters(ctx: IPollFunctions): RunTriggerParameters {
+	const v = new InputValidator(ctx.getNode(), 0);
+	const chosen = ctx.getNodeParameter('scrapers', {}) as { scraper?: Array<{ scraperId?: unknown }> };
+	const scrapers = new Set<number>();
+	for (const entry of chosen.scraper ?? []) scrapers.add(v.integer(locatorValue(entry.scraperId), 'Scraper ID', { min: 1 }));
+	const options = ctx.getNodeParameter('options', {}) as IDataObject;
+	return {
+		scrapers,
+		output: v.oneOf(ctx.getNodeParameter('output', 'run'), 'Output', RUN_OUTPUTS),
+		includeFailed: options.includeFailed === undefined ? false : v.boolean(options.includeFailed, 'Include Failed Runs'),
+	};
+}
+
+/** A run of one of the chosen scrapers (or of any, when none is chosen). */
+export function wanted(params: Pick<RunTriggerParameters, 'scrapers'>, scraperId: unknown): boolean {
+	return params.scrapers.size === 0 || params.scrapers.has(Number(scraperId));
+}

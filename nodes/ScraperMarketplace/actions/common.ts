@@ -1,8 +1,14 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import { isTerminalStatus, runItem, runRecordItems, trackRuns, waitForRuns } from '../api';
+import { marketplaceRequest } from '../api';
+import type { FieldLabels } from '../api';
+import { runItem, runRecordItems } from '../runOutput';
+import { trackRuns, waitForRuns } from '../runs';
+import { isTerminalStatus } from '../vocabulary';
 import { idParameter, INTEGER_ID_PATTERN, readId } from '../../shared/locator';
 import { readWaitSettings, waitParameters } from '../../shared/polling';
+import type { WaitSettings } from '../../shared/polling';
+import type { ApiRequest } from '../../shared/transport';
 import { InputValidator } from '../../shared/validation';
 
 /** Wait for Completion and the output shape, for every operation that starts scraping runs. */
@@ -22,6 +28,10 @@ export function waitProperties(recordWord: string): INodeProperties[] {
 	];
 }
 
+/** The values of the output shapes below. */
+export const RUN_OUTPUTS = ['run', 'records'] as const;
+export type RunOutput = (typeof RUN_OUTPUTS)[number];
+
 /** The two shapes of a run's output: the wait of the create operations and the Run Trigger offer the same. */
 export function runOutputOptions(recordWord: string): INodePropertyOptions[] {
 	return [
@@ -38,22 +48,17 @@ export function runOutputOptions(recordWord: string): INodePropertyOptions[] {
 	];
 }
 
-export interface WaitChoice {
-	maxWaitSeconds: number;
-	pollIntervalSeconds: number;
-	output: 'run' | 'records';
+interface WaitChoice {
+	wait: WaitSettings;
+	output: RunOutput;
 }
 
 /** Reads and checks the wait parameters; undefined when the user does not want to wait. */
-export function readWaitChoice(ctx: IExecuteFunctions, itemIndex: number): WaitChoice | undefined {
+function readWaitChoice(ctx: IExecuteFunctions, itemIndex: number): WaitChoice | undefined {
 	const wait = readWaitSettings(ctx, itemIndex, true);
 	if (!wait) return undefined;
 	const v = new InputValidator(ctx.getNode(), itemIndex);
-	return {
-		maxWaitSeconds: wait.maxWaitMs / 1000,
-		pollIntervalSeconds: wait.pollIntervalMs / 1000,
-		output: v.oneOf(ctx.getNodeParameter('runOutput', itemIndex, 'run'), 'Output', ['run', 'records'] as const),
-	};
+	return { wait, output: v.oneOf(ctx.getNodeParameter('runOutput', itemIndex, 'run'), 'Output', RUN_OUTPUTS) };
 }
 
 /** Waiting runs several input items at once, so ten searches take about as long as one. */
@@ -61,31 +66,69 @@ export function waitingConcurrency(this: IExecuteFunctions): number {
 	return this.getNodeParameter('waitForCompletion', 0, true) === true ? 5 : 1;
 }
 
+/** What the service answered when runs started: their results, and the output when the user does not wait. */
+export interface StartedRuns {
+	results: IDataObject[];
+	immediate: INodeExecutionData[];
+}
+
+/** A create-and-run answer `{message, scraper, results}`: output as it is, one item. */
+function createAnswer(answer: IDataObject): StartedRuns {
+	return { results: (answer.results ?? []) as IDataObject[], immediate: [{ json: answer }] };
+}
+
+/** A run answer `{data: run-list records}`: one item per result. */
+export function runAnswer(answer: IDataObject): StartedRuns {
+	const records = (Array.isArray(answer.data) ? answer.data : []) as IDataObject[];
+	return { results: records, immediate: records.map((json) => ({ json })) };
+}
+
+/** How long a request that starts runs may take: the service answers once they are queued. It is never repeated. */
+const START_TIMEOUT_MS = 300_000;
+
 /**
- * Finishes an operation that started scraping runs: without waiting (`choice` undefined), the service's answer
- * (`immediate`); with waiting, polls every run of `results` and outputs one item per run or per extracted record.
- * `choice` is read with `readWaitChoice` before the run is started, so a bad wait setting sends nothing.
+ * The steps of every operation that starts scraping runs, after its input is checked: read the wait (so a bad wait
+ * setting sends nothing), send `request`, then without waiting output the service's answer, with waiting poll every
+ * run it started and output one item per run or per extracted record.
  */
-export async function finishRuns(
+export async function startRuns(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
-	choice: WaitChoice | undefined,
-	results: IDataObject[],
-	immediate: INodeExecutionData[],
+	request: Omit<ApiRequest, 'method' | 'idempotent' | 'timeoutMs'>,
+	labels: FieldLabels,
+	started: (answer: IDataObject) => StartedRuns,
 ): Promise<INodeExecutionData[]> {
+	const choice = readWaitChoice(ctx, itemIndex);
+	const answer = await marketplaceRequest(
+		ctx,
+		{ method: 'POST', idempotent: false, timeoutMs: START_TIMEOUT_MS, ...request },
+		itemIndex,
+		labels,
+	);
+	const { results, immediate } = started(answer);
 	const tracked = trackRuns(results);
 	if (!choice || tracked.length === 0) return immediate;
-	const outcome = await waitForRuns(ctx, tracked, itemIndex, {
-		maxWaitMs: choice.maxWaitSeconds * 1000,
-		pollIntervalMs: choice.pollIntervalSeconds * 1000,
-	});
-	const items: IDataObject[] = [];
-	for (const run of outcome.runs) {
+	const runs = await waitForRuns(ctx, tracked, itemIndex, choice.wait);
+	const { maxWaitMs } = choice.wait;
+	return runs.flatMap((run) => {
+		if (choice.output === 'records') return runRecordItems(run, itemIndex, maxWaitMs);
 		const completed = run.read && run.results.every((r) => isTerminalStatus(r.status));
-		if (choice.output === 'records') items.push(...runRecordItems(run, choice.maxWaitSeconds));
-		else items.push(runItem(run, completed, choice.maxWaitSeconds));
-	}
-	return items.map((json) => ({ json, pairedItem: { item: itemIndex } }));
+		return [{ json: runItem(run, completed, maxWaitMs), pairedItem: { item: itemIndex } }];
+	});
+}
+
+/**
+ * A create-and-run of section C: POST `path` with `body` (always with the `name` of `nameProperty`), answered with
+ * the new scraper and its first run. `labels` name the operation's other fields.
+ */
+export async function createAndRun(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	path: string,
+	body: IDataObject,
+	labels: FieldLabels,
+): Promise<INodeExecutionData[]> {
+	return await startRuns(ctx, itemIndex, { path, body }, { name: 'Name', ...labels }, createAnswer);
 }
 
 /** Name is required by every create-and-run. */

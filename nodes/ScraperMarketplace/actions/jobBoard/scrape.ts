@@ -3,7 +3,7 @@ import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 import { marketplaceRequest } from '../../api';
 import { describeJson, firstSchemaProblem, isJsonObject } from '../../jsonSchema';
 import type { Operation } from '../../../shared/operation';
-import { asRecords } from '../../../shared/output';
+import { asRecords, findList } from '../../../shared/output';
 import { InputValidator } from '../../../shared/validation';
 
 export const JOB_BOARD_TIMEOUT_RANGE = { min: 60, max: 600 } as const;
@@ -72,12 +72,9 @@ function readSchema(v: Validator, raw: unknown): IDataObject {
 
 /** The scraped records inside `result`: the list itself, or the first list property of an object. */
 function jobRecords(result: unknown): IDataObject[] {
-	if (Array.isArray(result)) return asRecords(result);
-	if (result !== null && typeof result === 'object') {
-		const list = Object.values(result as IDataObject).find(Array.isArray);
-		return asRecords(list ?? result);
-	}
-	return asRecords(result);
+	// The schema names the list, so any property may hold it.
+	const keys = result !== null && typeof result === 'object' ? Object.keys(result) : [];
+	return asRecords(findList(result, keys) ?? result);
 }
 
 export const jobBoardScrape: Operation = {

@@ -1,14 +1,12 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { marketplaceRequest } from '../../api';
 import type { Operation } from '../../../shared/operation';
 import { InputValidator } from '../../../shared/validation';
-import { finishRuns, nameProperty, readWaitChoice, waitingConcurrency, waitProperties } from '../common';
+import { createAndRun, nameProperty, waitingConcurrency, waitProperties } from '../common';
 
 export const SEARCH_TYPES = ['url', 'keywords'] as const;
 
 const LABELS = {
-	name: 'Name',
 	search_type: 'Search By',
 	limit_pages: 'Max Result Pages',
 	keywords: 'Keywords',
@@ -76,14 +74,7 @@ export const leadCreateAndRunSearch: Operation = {
 		};
 		if (searchType === 'keywords') body.keywords = v.requiredString(this.getNodeParameter('keywords', itemIndex, ''), 'Keywords');
 		else body.url = v.httpUrl(this.getNodeParameter('url', itemIndex, ''), 'URL');
-		const wait = readWaitChoice(this, itemIndex);
 
-		const response = await marketplaceRequest(
-			this,
-			{ method: 'POST', path: '/api/scrapers/leads-generator/search/create-and-run', body, idempotent: false, timeoutMs: 300_000 },
-			itemIndex,
-			LABELS,
-		);
-		return await finishRuns(this, itemIndex, wait, (response.results ?? []) as IDataObject[], [{ json: response }]);
+		return await createAndRun(this, itemIndex, '/api/scrapers/leads-generator/search/create-and-run', body, LABELS);
 	},
 };

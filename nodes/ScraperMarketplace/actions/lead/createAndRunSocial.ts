@@ -1,14 +1,12 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { marketplaceRequest } from '../../api';
 import type { Operation } from '../../../shared/operation';
 import { InputValidator } from '../../../shared/validation';
-import { finishRuns, nameProperty, readWaitChoice, waitingConcurrency, waitProperties } from '../common';
+import { createAndRun, nameProperty, waitingConcurrency, waitProperties } from '../common';
 
 export const SENTIMENT_TYPES = ['all', 'positive', 'neutral', 'negative'] as const;
 
 const LABELS = {
-	name: 'Name',
 	keywords: 'Keywords',
 	sentiment_type: 'Sentiment',
 	expected_data: 'Expected Leads',
@@ -64,14 +62,7 @@ export const leadCreateAndRunSocial: Operation = {
 			sentiment_type: v.oneOf(this.getNodeParameter('sentimentType', itemIndex), 'Sentiment', SENTIMENT_TYPES),
 			expected_data: v.integer(this.getNodeParameter('expectedData', itemIndex), 'Expected Leads', { min: 1 }),
 		};
-		const wait = readWaitChoice(this, itemIndex);
 
-		const response = await marketplaceRequest(
-			this,
-			{ method: 'POST', path: '/api/scrapers/leads-generator/social/create-and-run', body, idempotent: false, timeoutMs: 300_000 },
-			itemIndex,
-			LABELS,
-		);
-		return await finishRuns(this, itemIndex, wait, (response.results ?? []) as IDataObject[], [{ json: response }]);
+		return await createAndRun(this, itemIndex, '/api/scrapers/leads-generator/social/create-and-run', body, LABELS);
 	},
 };

@@ -1,12 +1,10 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { marketplaceRequest } from '../../api';
 import type { Operation } from '../../../shared/operation';
 import { InputValidator } from '../../../shared/validation';
-import { finishRuns, nameProperty, readWaitChoice, waitingConcurrency, waitProperties } from '../common';
+import { createAndRun, nameProperty, waitingConcurrency, waitProperties } from '../common';
 
 const LABELS = {
-	name: 'Name',
 	keywords: 'Keywords',
 	unique: 'Unique',
 	expected_pdf: 'Expected PDFs',
@@ -104,14 +102,7 @@ export const pdfCreateAndRun: Operation = {
 		const additional = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
 		if (additional.unique !== undefined) body.unique = v.boolean(additional.unique, 'Unique');
 		if (additional.expectedPdf !== undefined) body.expected_pdf = v.integer(additional.expectedPdf, 'Expected PDFs', { min: 1 });
-		const wait = readWaitChoice(this, itemIndex);
 
-		const response = await marketplaceRequest(
-			this,
-			{ method: 'POST', path: '/api/scrapers/pdf/create-and-run', body, idempotent: false, timeoutMs: 300_000 },
-			itemIndex,
-			LABELS,
-		);
-		return await finishRuns(this, itemIndex, wait, (response.results ?? []) as IDataObject[], [{ json: response }]);
+		return await createAndRun(this, itemIndex, '/api/scrapers/pdf/create-and-run', body, LABELS);
 	},
 };

@@ -1,9 +1,8 @@
 import type { IDataObject, INodePropertyOptions } from 'n8n-workflow';
 
-import { marketplaceRequest } from '../../api';
 import type { Operation } from '../../../shared/operation';
 import { InputValidator } from '../../../shared/validation';
-import { finishRuns, nameProperty, readWaitChoice, waitingConcurrency, waitProperties } from '../common';
+import { createAndRun, nameProperty, waitingConcurrency, waitProperties } from '../common';
 
 export const PORTAL_OPTIONS = ['locations', 'links'] as const;
 export const PORTAL_CHANNELS = ['buy', 'rent', 'sold'] as const;
@@ -24,7 +23,6 @@ const landSizeOptions: INodePropertyOptions[] = LAND_SIZES.map((value) => ({
 
 /** API field -> parameter display name, for the service's 422 answers. */
 const LABELS = {
-	name: 'Name',
 	options: 'Search By',
 	locations: 'Locations',
 	urls: 'Listing URLs',
@@ -190,14 +188,7 @@ export const realEstatePortalCreateAndRun: Operation = {
 		}
 		if (landMin !== undefined) body.landsize_minimum = landMin;
 		if (landMax !== undefined) body.landsize_maximum = landMax;
-		const wait = readWaitChoice(this, itemIndex);
 
-		const response = await marketplaceRequest(
-			this,
-			{ method: 'POST', path: '/api/scrapers/real-estate-portal/create-and-run', body, idempotent: false, timeoutMs: 300_000 },
-			itemIndex,
-			LABELS,
-		);
-		return await finishRuns(this, itemIndex, wait, (response.results ?? []) as IDataObject[], [{ json: response }]);
+		return await createAndRun(this, itemIndex, '/api/scrapers/real-estate-portal/create-and-run', body, LABELS);
 	},
 };

@@ -1,9 +1,12 @@
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
-import { contentRecords, marketplaceRequest } from '../../api';
-import type { RunListRecord } from '../../api';
+import { resultsPageReader } from '../../api';
+import { contentRecords } from '../../runOutput';
+import { recordOrigin } from '../../vocabulary';
 import { readListingLimit, returnAllProperties } from '../../../shared/listing';
 import type { Operation } from '../../../shared/operation';
+import { splitIntoItems } from '../../../shared/output';
+import { collectRecords } from '../../../shared/pages';
 import { InputValidator } from '../../../shared/validation';
 
 export const resultGetMany: Operation = {
@@ -40,34 +43,15 @@ export const resultGetMany: Operation = {
 	],
 	async execute(itemIndex) {
 		const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
-		const { limit, pageSize: perPage } = readListingLimit(this, itemIndex, options.perPage);
+		// Stored as `perPage` (saved workflows keep it); the page size of the shared listing limit, sent as per_page.
+		const { limit, pageSize } = readListingLimit(this, itemIndex, options.perPage);
 		const split = new InputValidator(this.getNode(), itemIndex).boolean(options.split ?? false, 'Split Into Items');
 
-		const results: RunListRecord[] = [];
-		// The list carries no total: a page shorter than per_page is the last one.
-		for (let page = 1; ; page++) {
-			const response = await marketplaceRequest<{ data?: RunListRecord[] }>(
-				this,
-				{ method: 'GET', path: '/api/results', qs: { page, per_page: perPage }, idempotent: true },
-				itemIndex,
-				{ per_page: 'Page Size' },
-			);
-			const records = Array.isArray(response.data) ? response.data : [];
-			results.push(...records.slice(0, limit - results.length));
-			if (results.length >= limit || records.length < perPage) break;
-		}
-
+		const read = resultsPageReader(this, pageSize, { itemIndex, fieldLabels: { per_page: 'Page Size' } });
+		const results = await collectRecords(read, 1, limit);
 		if (!split) return results.map((json): INodeExecutionData => ({ json }));
-		const output: INodeExecutionData[] = [];
-		for (const result of results) {
-			const context: IDataObject = {
-				scraper_id: result.scraper_id,
-				scraping_run_id: result.scraping_run_id,
-				result_id: result.id,
-				scraped_url: result.scraped_url,
-			};
-			for (const record of contentRecords(result.content)) output.push({ json: { ...context, ...record } });
-		}
-		return output;
+		return results.flatMap((result) =>
+			splitIntoItems(contentRecords(result.content), itemIndex, recordOrigin(result.scraper_id, result.scraping_run_id, result)),
+		);
 	},
 };

@@ -1,9 +1,9 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { marketplaceRequest } from '../../api';
+import { SUBJECT } from '../../vocabulary';
 import type { Operation } from '../../../shared/operation';
 import { InputValidator } from '../../../shared/validation';
-import { finishRuns, integerIdOf, marketplaceIdParameter, readWaitChoice, waitingConcurrency, waitProperties } from '../common';
+import { integerIdOf, marketplaceIdParameter, runAnswer, startRuns, waitingConcurrency, waitProperties } from '../common';
 
 export const scraperRun: Operation = {
 	value: 'run',
@@ -37,28 +37,13 @@ export const scraperRun: Operation = {
 		const urls = v.httpUrlList(this.getNodeParameter('urls', itemIndex, ''), 'URLs', { required: false });
 		const body: IDataObject = {};
 		if (urls.length > 0) body.urls = urls;
-		const wait = readWaitChoice(this, itemIndex);
 
-		const response = await marketplaceRequest<{ data?: IDataObject[] }>(
+		return await startRuns(
 			this,
-			{
-				method: 'POST',
-				path: `/api/scrapers/${scraperId}/run`,
-				body,
-				idempotent: false,
-				subject: { kind: 'scraper', id: scraperId },
-				timeoutMs: 300_000,
-			},
 			itemIndex,
+			{ path: `/api/scrapers/${scraperId}/run`, body, subject: { kind: SUBJECT.scraper, id: scraperId } },
 			{ urls: 'URLs', scraper_id: 'Scraper ID' },
-		);
-		const records = Array.isArray(response.data) ? response.data : [];
-		return await finishRuns(
-			this,
-			itemIndex,
-			wait,
-			records,
-			records.map((json) => ({ json })),
+			runAnswer,
 		);
 	},
 };

@@ -1,7 +1,8 @@
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { marketplaceRequest } from '../../api';
-import type { RunListRecord, ScrapingRun } from '../../api';
+import { SUBJECT } from '../../vocabulary';
+import type { RunListRecord, ScrapingRun } from '../../vocabulary';
 import type { Operation } from '../../../shared/operation';
 import { binaryFromText, fileSlug } from '../../../shared/output';
 import { InputValidator } from '../../../shared/validation';
@@ -51,7 +52,7 @@ export const scrapingRunGetHtml: Operation = {
 		// Declared as text/plain holding a JSON object: the shared request parses it as JSON either way.
 		const response = await marketplaceRequest<{ data: ScrapingRun }>(
 			this,
-			{ method: 'GET', path: `/api/scraping-runs/html/${id}`, idempotent: true, subject: { kind: 'scraping run', id } },
+			{ method: 'GET', path: `/api/scraping-runs/html/${id}`, idempotent: true, subject: { kind: SUBJECT.scrapingRun, id } },
 			itemIndex,
 			{ scraping_run_id: 'Scraping Run ID' },
 		);

@@ -1,0 +1,106 @@
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+
+import { waitForCompletion } from '../shared/polling';
+import type { WaitSettings } from '../shared/polling';
+import { getScrapingRun } from './api';
+import { CREATE_ONLY_FIELDS, isTerminalStatus, RUN_STATUS } from './vocabulary';
+import type { RunListRecord, RunStatus } from './vocabulary';
+
+/** A run as the node knows it: its results, and whether they were read after the run started. */
+export interface TrackedRun {
+	id: number;
+	scraper_id: number;
+	scraper_name: string;
+	status: RunStatus;
+	results: RunListRecord[];
+	created_at?: string;
+	/** True once the run was read with GET `/api/scraping-runs/{id}` (create answers carry no content). */
+	read: boolean;
+}
+
+/** Groups result records (from a create or run answer) into their scraping runs, in first-seen order. */
+export function trackRuns(results: IDataObject[]): TrackedRun[] {
+	const runs = new Map<number, TrackedRun>();
+	for (const result of results) {
+		const id = Number(result.scraping_run_id);
+		let run = runs.get(id);
+		if (!run) {
+			run = {
+				id,
+				scraper_id: Number(result.scraper_id),
+				scraper_name: String(result.scraper_name ?? ''),
+				status: RUN_STATUS.queued,
+				results: [],
+				read: false,
+			};
+			runs.set(id, run);
+		}
+		const record: IDataObject = { content: null, ...result };
+		for (const field of CREATE_ONLY_FIELDS) delete record[field];
+		run.results.push(record as RunListRecord);
+	}
+	for (const run of runs.values()) run.status = overallStatus(run.results);
+	return [...runs.values()];
+}
+
+/** The run's status from its results: succeeded/failed once all are done, else running or queued. */
+export function overallStatus(results: RunListRecord[]): RunStatus {
+	const statuses = results.map((r) => String(r.status ?? '').toLowerCase());
+	if (statuses.length > 0 && statuses.every(isTerminalStatus)) {
+		return statuses.every((s) => s === RUN_STATUS.succeeded) ? RUN_STATUS.succeeded : RUN_STATUS.failed;
+	}
+	if (statuses.some((s) => s === RUN_STATUS.running || isTerminalStatus(s))) return RUN_STATUS.running;
+	return RUN_STATUS.queued;
+}
+
+/** Results listed and every one of them done: a finished run (no results is not a run to read yet). */
+export function isFinished(results: RunListRecord[]): boolean {
+	return results.length > 0 && results.every((r) => isTerminalStatus(r.status));
+}
+
+export function isRunDone(run: TrackedRun): boolean {
+	return run.read && isFinished(run.results);
+}
+
+/** The run as it stands now: read again unless it is done (one request). */
+async function reread(ctx: IExecuteFunctions, run: TrackedRun, itemIndex: number): Promise<TrackedRun> {
+	if (isRunDone(run)) return run;
+	const fresh = await getScrapingRun(ctx, run.id, itemIndex);
+	const results = Array.isArray(fresh.results) ? fresh.results : [];
+	return {
+		id: run.id,
+		scraper_id: Number(fresh.scraper_id ?? run.scraper_id),
+		scraper_name: String(results[0]?.scraper_name ?? run.scraper_name),
+		status: typeof fresh.status === 'string' ? fresh.status : overallStatus(results),
+		results,
+		created_at: fresh.created_at,
+		read: true,
+	};
+}
+
+/**
+ * Polls each unfinished run with GET `/api/scraping-runs/{id}` (one request per run per poll, the cheapest read
+ * that returns a run's results with their content) until all are succeeded or failed, or `wait.maxWaitMs` passes.
+ * The first state is the one the create or run answer gave, so no request is spent on runs that just started.
+ */
+export async function waitForRuns(ctx: IExecuteFunctions, initial: TrackedRun[], itemIndex: number, wait: WaitSettings): Promise<TrackedRun[]> {
+	let current: TrackedRun[] | undefined;
+	const outcome = await waitForCompletion<TrackedRun[]>({
+		read: async () => {
+			if (current === undefined) {
+				current = initial;
+				return current;
+			}
+			const next: TrackedRun[] = [];
+			for (const run of current) next.push(await reread(ctx, run, itemIndex));
+			current = next;
+			return current;
+		},
+		isDone: (runs) => runs.every(isRunDone),
+		maxWaitMs: wait.maxWaitMs,
+		initialDelayMs: wait.pollIntervalMs,
+		maxDelayMs: Math.max(wait.pollIntervalMs, 30_000),
+		signal: ctx.getExecutionCancelSignal(),
+	});
+	return outcome.state;
+}

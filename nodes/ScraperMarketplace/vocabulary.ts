@@ -1,0 +1,72 @@
+import type { IDataObject } from 'n8n-workflow';
+
+/**
+ * The words of the section C API, declared once: its statuses, its record shapes and field names, and where its
+ * lists live. The Marketplace node, its pickers and the Run Trigger read the API through these.
+ */
+
+/** `status` values of a result; a run has the status its results give it (see `overallStatus`). */
+export const RUN_STATUS = {
+	queued: 'queued',
+	running: 'running',
+	succeeded: 'succeeded',
+	failed: 'failed',
+} as const;
+
+/** `status` of a section C run result: `queued`, `running`, then `succeeded` or `failed`. */
+export type RunStatus = (typeof RUN_STATUS)[keyof typeof RUN_STATUS] | string;
+
+// `failed` is the documented failure; the others are kept terminal in case the service reports them.
+export const TERMINAL_STATUSES: readonly string[] = [RUN_STATUS.succeeded, RUN_STATUS.failed, 'error', 'canceled', 'cancelled'];
+
+export function isTerminalStatus(status: unknown): boolean {
+	return TERMINAL_STATUSES.includes(String(status ?? '').toLowerCase());
+}
+
+/** What a request is about, for the "was not found (404)" message. */
+export const SUBJECT = { scraper: 'scraper', scrapingRun: 'scraping run' } as const;
+
+/** The most records one page of GET /api/results carries: the service recommends at most 100 against time-outs. */
+export const LARGEST_RESULTS_PAGE = 100;
+
+/** Where a result's `content` keeps its records when it is an object (each scraper names its list its own way). */
+export const LIST_KEYS: readonly string[] = ['records', 'items', 'results', 'data', 'listings', 'leads', 'pdfs', 'jobs'];
+
+/** `scraped_url` of a result whose scraper ran on its own query (no URLs given). */
+export const DEFAULT_SCRAPED_URL = 'Default';
+
+/** Fields of a run result in a create answer that the run-list shape has not: the nested scraper configuration and the misspelt twin of `scraped_url`. */
+export const CREATE_ONLY_FIELDS: readonly string[] = ['scraper', 'scrapped_url'];
+
+/** C. Run-list record: one result (one URL, location query or keyword) of a scraping run. */
+export interface RunListRecord extends IDataObject {
+	id: number;
+	scraper_id: number;
+	scraping_run_id: number;
+	scraper_name: string;
+	scraped_url: string;
+	status: RunStatus;
+	/** Null until the result is done; then the extracted data (or the page HTML on the HTML endpoint). */
+	content: IDataObject | IDataObject[] | string | null;
+	created_at: string;
+	updated_at: string;
+}
+
+/** A scraping run with all its results (GET `/api/scraping-runs/{id}` and the HTML endpoint). */
+export interface ScrapingRun extends IDataObject {
+	id: number;
+	scraper_id: number;
+	status: RunStatus;
+	results: RunListRecord[];
+	created_at: string;
+}
+
+/** The ids that say where an extracted record comes from, first in each record item. */
+export function recordOrigin(scraperId: number, scrapingRunId: number, result: RunListRecord): IDataObject {
+	return {
+		scraper_id: scraperId,
+		scraping_run_id: scrapingRunId,
+		result_id: result.id,
+		scraped_url: result.scraped_url,
+	};
+}

@@ -1,0 +1,62 @@
+import { NodeOperationError } from 'n8n-workflow';
+import type { INode, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
+
+import { getScrapingRun } from '../ScraperMarketplace/api';
+import { runItem, runRecordItems } from '../ScraperMarketplace/runOutput';
+import { isFinished } from '../ScraperMarketplace/runs';
+import type { TrackedRun } from '../ScraperMarketplace/runs';
+import { RUN_STATUS } from '../ScraperMarketplace/vocabulary';
+import type { RunListRecord } from '../ScraperMarketplace/vocabulary';
+import { walkPages } from '../shared/pages';
+import { groupByRun, listedRun, PAGE_SIZE, triggerResultsReader } from './paging';
+import { wanted } from './properties';
+import type { RunTriggerParameters } from './properties';
+
+/** The editor's sample looks at this many pages of the newest results. */
+export const SAMPLE_PAGES = 3;
+
+/** A finished run that triggers: at least one result succeeded, or Include Failed Runs is on. */
+export function passes(run: TrackedRun, params: Pick<RunTriggerParameters, 'includeFailed'>): boolean {
+	const everyResultFailed = run.results.every((r) => String(r.status).toLowerCase() !== RUN_STATUS.succeeded);
+	return params.includeFailed || !everyResultFailed;
+}
+
+/** What a finished run emits, in the chosen shape. A poll's items come from no input item, so they carry no pairing. */
+export function runItems(run: TrackedRun, params: Pick<RunTriggerParameters, 'output'>): INodeExecutionData[] {
+	if (params.output === 'records') return runRecordItems(run, 0).map(({ json }) => ({ json }));
+	return [{ json: runItem(run, true) }];
+}
+
+/** The error of a sample that found nothing: what was looked for, and how to get a run that matches. */
+export function noSampleError(node: INode, params: Pick<RunTriggerParameters, 'scrapers' | 'includeFailed'>): NodeOperationError {
+	const ofChosen = params.scrapers.size > 0 ? ' of the chosen scrapers' : '';
+	const skipped = params.includeFailed ? '' : '; runs in which every result failed are skipped unless enabled in Options';
+	return new NodeOperationError(node, `No finished scraping run${ofChosen} found yet`, {
+		description:
+			'Run a scraper (Scraper Marketplace node > Scraper > Run, or a scheduled scraper) and fetch again once its run has finished. ' +
+			`The sample is the newest finished run among the ${SAMPLE_PAGES * PAGE_SIZE} newest results${skipped}. ` +
+			'Check that the credential belongs to the account that runs the scrapers.',
+	});
+}
+
+/** A finished run listed on a sample page, read whole (the page may have cut its results); none when it does not trigger. */
+async function sampleRunItems(ctx: IPollFunctions, id: number, listed: RunListRecord[], params: RunTriggerParameters): Promise<INodeExecutionData[]> {
+	if (!isFinished(listed)) return [];
+	const full = await getScrapingRun(ctx, id, 0);
+	const run = listedRun(id, Array.isArray(full.results) ? full.results : listed);
+	if (!isFinished(run.results) || !passes(run, params)) return [];
+	return runItems(run, params);
+}
+
+/** The editor's "Fetch Test Event": the newest finished run that passes the filters, read whole; no state changes. */
+export async function sampleItems(ctx: IPollFunctions, params: RunTriggerParameters): Promise<INodeExecutionData[]> {
+	for await (const page of walkPages(triggerResultsReader(ctx), 1)) {
+		const candidates = groupByRun(page.records, new Map(), (record) => wanted(params, record.scraper_id));
+		for (const [id, listed] of candidates) {
+			const items = await sampleRunItems(ctx, id, listed, params);
+			if (items.length > 0) return items;
+		}
+		if (page.count >= SAMPLE_PAGES) break;
+	}
+	throw noSampleError(ctx.getNode(), params);
+}
