@@ -68,7 +68,7 @@ describe('Page: Fetch rejects invalid input before any request and any signature
 	});
 
 	const badFields: Array<[string, IDataObject, RegExp]> = [
-		['proxyCountry of three letters', { proxyCountry: 'usa' }, /^Invalid "Proxy Country": "usa" does not match \^\[a-zA-Z\]\{2\}\$/],
+		['proxyCountry of three letters', { proxyCountry: 'usa' }, /^Invalid "Proxy Country": "usa" is not a two-letter country code \(\^\[a-zA-Z\]\{2\}\$\)/],
 		['proxyCountry with a digit', { proxyCountry: 'u1' }, /^Invalid "Proxy Country"/],
 		['maxRetries below 0', { maxRetries: -1 }, /^Invalid "Max Retries": -1 is out of range from 0 to 10/],
 		['maxRetries above 10', { maxRetries: 11 }, /^Invalid "Max Retries": 11 is out of range from 0 to 10/],
@@ -109,7 +109,7 @@ describe('Page: Fetch rejects invalid input before any request and any signature
 describe('Search: Web rejects invalid input before any request', () => {
 	const cases: Array<[string, IDataObject, RegExp]> = [
 		['empty query', { query: '={{ "  " }}' }, /^Invalid "Query": it is required/],
-		['country of three letters', { query: 'x', additionalFields: { country: 'deu' } }, /^Invalid "Country": "deu" does not match/],
+		['country of three letters', { query: 'x', additionalFields: { country: 'deu' } }, /^Invalid "Country": "deu" is not a two-letter country code/],
 		['language as a word', { query: 'x', additionalFields: { language: 'english' } }, /^Invalid "Language": "english" is not a language code/],
 		['page 0', { query: 'x', additionalFields: { page: 0 } }, /^Invalid "Page": 0 is out of range of at least 1/],
 	];

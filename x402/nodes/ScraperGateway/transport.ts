@@ -1,5 +1,6 @@
 import { Agent, request } from 'undici';
 
+import { networkCause } from '../../../nodes/shared/network';
 import { readWithBase64Fields } from './base64Fields';
 
 /** What came back over HTTP. Header names are lower case. */
@@ -24,28 +25,14 @@ export interface HttpFailure {
 
 export type HttpOutcome = { ok: true; answer: HttpAnswer } | { ok: false; failure: HttpFailure };
 
-const NEVER_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT', 'ERR_INVALID_URL']);
-const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'ETIMEDOUT', 'ABORT_ERR']);
+/** How the gateway is named in network causes and errors: "connection reset by the gateway (ECONNRESET)". */
+export const GATEWAY = 'the gateway';
 
+/** The shared network causes, with the deadline named as the user set it: whichever undici timer fired, it is that. */
 function describeFailure(error: unknown, deadlineMs: number): HttpFailure {
-	const err = error as { code?: string; name?: string; cause?: { code?: string }; message?: string };
-	// The deadline's abort signal rejects with a DOMException whose `code` is a number: go by its name.
-	const aborted = err?.name === 'TimeoutError' || err?.name === 'AbortError';
-	const code = aborted ? 'ABORT_ERR' : (err?.code ?? err?.cause?.code);
-	if (code && TIMEOUT_CODES.has(code)) {
-		return { cause: `no complete answer within the ${Math.round(deadlineMs / 1000)} s deadline`, neverSent: false, timedOut: true };
-	}
-	const known: Record<string, string> = {
-		ECONNREFUSED: 'connection refused',
-		ENOTFOUND: 'host not found',
-		EAI_AGAIN: 'host name lookup failed',
-		UND_ERR_CONNECT_TIMEOUT: 'could not connect in time',
-		ECONNRESET: 'connection reset by the gateway',
-		EPIPE: 'connection closed by the gateway',
-		UND_ERR_SOCKET: 'connection closed by the gateway',
-	};
-	const text = code && known[code] ? `${known[code]} (${code})` : (err?.message ?? 'network error').split('\n')[0].slice(0, 200);
-	return { cause: text, neverSent: code !== undefined && NEVER_SENT.has(code), timedOut: false };
+	const { text, neverSent, timedOut } = networkCause(error, GATEWAY);
+	if (timedOut) return { cause: `no complete answer within the ${Math.round(deadlineMs / 1000)} s deadline`, neverSent: false, timedOut };
+	return { cause: text, neverSent, timedOut };
 }
 
 const CONNECT_TIMEOUT_MS = 15_000;

@@ -14,13 +14,13 @@ import { isToolCall } from '../../../../nodes/shared/tool';
 import { InputValidator } from '../../../../nodes/shared/validation';
 import { toAtomic } from '../payment/money';
 import { ledgerFor } from '../payment/ledger';
+import { describeCharge } from '../payment/receipt';
+import type { GatewayResult } from '../payment/request';
 import { GatewaySession } from '../payment/session';
-import { describeWallet, readWallet } from '../payment/wallet';
-import type { Wallet } from '../payment/wallet';
-import type { GatewayResult } from '../payment/session';
+import { CREDENTIAL_NAME, describeWallet, readWallet } from '../payment/wallet';
+import type { CredentialProblem } from '../payment/wallet';
 
 export const CREDENTIAL_TYPE = 'x402WalletApi';
-export const CREDENTIAL_NAME = 'x402 Wallet';
 
 /** Extra time over the page timeout for rendering, screenshots and the on-chain settlement. */
 export const DEADLINE_MARGIN_SECONDS = 60;
@@ -92,15 +92,9 @@ export function deadlineMs(ctx: IExecuteFunctions, itemIndex: number, pageTimeou
 
 // One session per run of the node (the same IExecuteFunctions serves every item): it holds the known requirement.
 // The spend is the execution's, shared by every run of the node (see `ledgerFor`).
-const sessions = new WeakMap<object, Promise<GatewaySession | CredentialFailure>>();
+const sessions = new WeakMap<object, Promise<GatewaySession | CredentialProblem>>();
 
-interface CredentialFailure {
-	field: string;
-	message: string;
-	fix: string;
-}
-
-async function createSession(ctx: IExecuteFunctions): Promise<GatewaySession | CredentialFailure> {
+async function createSession(ctx: IExecuteFunctions): Promise<GatewaySession | CredentialProblem> {
 	const data = await ctx.getCredentials(CREDENTIAL_TYPE);
 	const result = readWallet(data as Record<string, unknown>);
 	if (!result.ok) return result.problem;
@@ -141,7 +135,7 @@ export async function testWalletCredential(
 	if (!result.ok) {
 		return { status: 'Error', message: `Invalid "${result.problem.field}": ${result.problem.message}. ${result.problem.fix}` };
 	}
-	return { status: 'OK', message: describeWallet(result.wallet as Wallet) };
+	return { status: 'OK', message: describeWallet(result.wallet) };
 }
 
 /**
@@ -158,7 +152,7 @@ export function chargedError(
 ): NodeApiError {
 	const { receipt, nonce } = result;
 	let charged: string;
-	if (receipt?.transaction) charged = `charged ${receipt.amount} USDC (transaction ${receipt.transaction}, payer ${receipt.payer})`;
+	if (receipt?.transaction) charged = describeCharge(receipt);
 	else if (receipt) charged = `may have charged ${receipt.amount} USDC (it sent no settlement receipt; payer ${receipt.payer}, nonce ${nonce ?? 'unknown'})`;
 	else charged = 'answered';
 	const message = `The gateway ${charged} but ${what} failed: ${upstreamError}`;

@@ -1,5 +1,7 @@
+import { decodePaymentResponseHeader } from '@x402/core/http';
 import type { IDataObject } from 'n8n-workflow';
 
+import { readHeader } from './headers';
 import { formatAtomic } from './money';
 import type { SignedPayment } from './signer';
 
@@ -16,23 +18,18 @@ export interface Settlement {
 
 /** Decodes a PAYMENT-RESPONSE header (base64 of JSON); undefined when absent or unreadable. */
 export function decodeSettlement(header: string | undefined): Settlement | undefined {
-	if (!header) return undefined;
-	try {
-		const value = JSON.parse(Buffer.from(header.trim(), 'base64').toString('utf8')) as Record<string, unknown>;
-		if (typeof value !== 'object' || value === null || typeof value.success !== 'boolean') return undefined;
-		const str = (key: string) => (typeof value[key] === 'string' ? (value[key] as string) : undefined);
-		return {
-			success: value.success,
-			transaction: str('transaction') || undefined,
-			network: str('network'),
-			payer: str('payer'),
-			amount: str('amount'),
-			errorReason: str('errorReason'),
-			errorMessage: str('errorMessage'),
-		};
-	} catch {
-		return undefined;
-	}
+	const value = readHeader(header, decodePaymentResponseHeader);
+	if (!value || typeof value.success !== 'boolean') return undefined;
+	const str = (key: string) => (typeof value[key] === 'string' ? (value[key] as string) : undefined);
+	return {
+		success: value.success,
+		transaction: str('transaction') || undefined,
+		network: str('network'),
+		payer: str('payer'),
+		amount: str('amount'),
+		errorReason: str('errorReason'),
+		errorMessage: str('errorMessage'),
+	};
 }
 
 /** What a paid call cost, as the output's `payment` field: {transaction, network, payer, amount (USDC)}. */
@@ -53,4 +50,9 @@ export function toReceipt(signed: SignedPayment, settlement: Settlement | undefi
 		payer: settlement?.payer ?? signed.payer,
 		amount: formatAtomic(atomic),
 	};
+}
+
+/** "charged 0.01 USDC (transaction 0x…, payer 0x…)": what a settled call took, for an error that follows it. */
+export function describeCharge(receipt: Receipt): string {
+	return `charged ${receipt.amount} USDC (transaction ${receipt.transaction ?? 'not reported'}, payer ${receipt.payer})`;
 }

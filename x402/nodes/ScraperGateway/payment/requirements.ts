@@ -1,6 +1,9 @@
+import { decodePaymentRequiredHeader } from '@x402/core/http';
 import type { PaymentRequired, PaymentRequirements } from '@x402/core/types';
 
+import { isRecord, readHeader } from './headers';
 import { usdc } from './money';
+import { isHexAddress } from './wallet';
 
 /**
  * What the paying wallet accepts. Nothing in x402 checks the price against anything but the server's own list,
@@ -22,22 +25,13 @@ export interface PaymentPolicy {
 /** An authorization is never signed for longer than an hour: a leaked one could otherwise be used for long. */
 export const MAX_TIMEOUT_SECONDS = 3600;
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-	return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /** Decodes a PAYMENT-REQUIRED header (base64 of JSON); undefined when absent or unreadable. */
 export function decodePaymentRequired(header: string | undefined): PaymentRequired | undefined {
-	if (!header) return undefined;
-	try {
-		const decoded = JSON.parse(Buffer.from(header.trim(), 'base64').toString('utf8')) as unknown;
-		if (!isRecord(decoded) || !Array.isArray(decoded.accepts)) return undefined;
-		return decoded as unknown as PaymentRequired;
-	} catch {
-		return undefined;
-	}
+	const decoded = readHeader(header, decodePaymentRequiredHeader);
+	return decoded && Array.isArray(decoded.accepts) ? (decoded as unknown as PaymentRequired) : undefined;
 }
 
+// Not viem's isAddressEqual: it throws on a malformed address, and a gateway's requirement may hold anything.
 const sameAddress = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
 
 /**
@@ -55,7 +49,7 @@ export function checkRequirement(entry: unknown, policy: PaymentPolicy): string[
 	if (typeof entry.asset !== 'string' || !sameAddress(entry.asset, policy.asset)) {
 		problems.push(`it asks for token ${String(entry.asset)}, but the credential pays in ${policy.asset}`);
 	}
-	if (typeof entry.payTo !== 'string' || !/^0x[0-9a-fA-F]{40}$/.test(entry.payTo)) {
+	if (typeof entry.payTo !== 'string' || !isHexAddress(entry.payTo)) {
 		problems.push(`its payee ${String(entry.payTo)} is not an address`);
 	} else if (policy.payTo !== undefined && !sameAddress(entry.payTo, policy.payTo)) {
 		problems.push(`it pays ${entry.payTo}, but the credential pins the payee ${policy.payTo}`);

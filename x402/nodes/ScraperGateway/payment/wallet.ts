@@ -1,3 +1,4 @@
+import { isAddress } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import type { PrivateKeyAccount } from 'viem/accounts';
 
@@ -12,8 +13,10 @@ export const KNOWN_NETWORKS: Record<string, { name: string; usdc: string }> = {
 export const CUSTOM_NETWORK = 'custom';
 export const DEFAULT_MAX_PRICE_USDC = 0.01;
 
+/** The credential's display name, as the user knows it in messages. */
+export const CREDENTIAL_NAME = 'x402 Wallet';
+
 const PRIVATE_KEY_PATTERN = /^0x[0-9a-fA-F]{64}$/;
-const ADDRESS_PATTERN = /^0x[0-9a-fA-F]{40}$/;
 const NETWORK_PATTERN = /^eip155:[1-9]\d{0,17}$/;
 
 /** The wallet credential once checked. It holds the signing account, never the key text. */
@@ -42,22 +45,26 @@ export interface CredentialProblem {
 
 export type WalletResult = { ok: true; wallet: Wallet } | { ok: false; problem: CredentialProblem };
 
+/** One field read: its value, or what is wrong with it. */
+type Field<T> = { ok: true; value: T } | { ok: false; problem: CredentialProblem };
+
+const fail = (field: string, message: string, fix: string): { ok: false; problem: CredentialProblem } => ({ ok: false, problem: { field, message, fix } });
+
 function text(value: unknown): string {
 	return typeof value === 'string' ? value.trim() : typeof value === 'number' ? String(value) : '';
 }
 
-export function isAddress(value: string): boolean {
-	return ADDRESS_PATTERN.test(value);
+/**
+ * 0x and 40 hexadecimal digits in any letter case, as the messages state it. viem's check, not strict: its default
+ * also refuses a mixed-case address whose EIP-55 checksum is off, which this node has always accepted.
+ */
+export function isHexAddress(value: string): boolean {
+	return isAddress(value, { strict: false });
 }
 
-/**
- * Reads and checks the x402 Wallet credential locally. Nothing is sent anywhere: the address comes from the
- * key by elliptic-curve arithmetic. Error texts never repeat the key.
- */
-export function readWallet(data: Record<string, unknown>): WalletResult {
-	const fail = (field: string, message: string, fix: string): WalletResult => ({ ok: false, problem: { field, message, fix } });
-
-	const key = text(data.privateKey);
+/** The signing account of the key; the library's message could quote its input, so errors are in our own words. */
+function readAccount(value: unknown): Field<PrivateKeyAccount> {
+	const key = text(value);
 	if (key === '') return fail('Private Key', 'it is empty', 'Paste the private key of the paying wallet: 0x followed by 64 hexadecimal characters.');
 	if (!PRIVATE_KEY_PATTERN.test(key)) {
 		return fail(
@@ -66,28 +73,32 @@ export function readWallet(data: Record<string, unknown>): WalletResult {
 			'Export the private key from your wallet again and paste it whole, including the 0x prefix. Never use a seed phrase here.',
 		);
 	}
-	let account: PrivateKeyAccount;
 	try {
-		account = privateKeyToAccount(key as `0x${string}`);
+		return { ok: true, value: privateKeyToAccount(key as `0x${string}`) };
 	} catch {
-		// The library's message could quote its input: say what is wrong in our own words.
 		return fail('Private Key', 'it is not a valid secp256k1 private key (zero or above the curve order)', 'Use the private key of a real EVM wallet.');
 	}
+}
 
-	const baseUrl = text(data.baseUrl).replace(/\/+$/, '');
-	let parsedBase: URL | undefined;
+function readBaseUrl(value: unknown): Field<string> {
+	const baseUrl = text(value).replace(/\/+$/, '');
+	let parsed: URL | undefined;
 	try {
-		parsedBase = new URL(baseUrl);
+		parsed = new URL(baseUrl);
 	} catch {
-		parsedBase = undefined;
+		parsed = undefined;
 	}
-	if (!parsedBase || (parsedBase.protocol !== 'https:' && parsedBase.protocol !== 'http:')) {
+	if (!parsed || (parsed.protocol !== 'https:' && parsed.protocol !== 'http:')) {
 		return fail('Gateway Base URL', `"${baseUrl.slice(0, 100)}" is not an http(s) address`, 'Enter the gateway address, e.g. https://gateway.example.com (without /api/service).');
 	}
-	if (parsedBase.username !== '' || parsedBase.password !== '') {
+	if (parsed.username !== '' || parsed.password !== '') {
 		return fail('Gateway Base URL', 'it must not contain a user name or password', 'Remove the user:password@ part: the gateway needs no login, payment replaces it.');
 	}
+	return { ok: true, value: baseUrl };
+}
 
+/** The CAIP-2 network chosen, or typed when Custom. */
+function readNetwork(data: Record<string, unknown>): Field<string> {
 	const choice = text(data.network) || 'eip155:8453';
 	const network = choice === CUSTOM_NETWORK ? text(data.customNetwork) : choice;
 	if (!NETWORK_PATTERN.test(network)) {
@@ -97,41 +108,69 @@ export function readWallet(data: Record<string, unknown>): WalletResult {
 			'Enter the CAIP-2 id of the chain, e.g. eip155:31337 for a local test chain.',
 		);
 	}
-	const known = KNOWN_NETWORKS[network];
+	return { ok: true, value: network };
+}
 
-	const tokenText = text(data.usdcAddress);
-	const tokenAddress = tokenText === '' ? known?.usdc : tokenText;
+/** The token typed, else USDC of a known network. */
+function readToken(value: unknown, network: string): Field<string> {
+	const typed = text(value);
+	const tokenAddress = typed === '' ? KNOWN_NETWORKS[network]?.usdc : typed;
 	if (tokenAddress === undefined) {
 		return fail('USDC Token Address', 'it is required for a custom network', 'Enter the address of the USDC (EIP-3009) token contract on that chain.');
 	}
-	if (!isAddress(tokenAddress)) {
+	if (!isHexAddress(tokenAddress)) {
 		return fail('USDC Token Address', `"${tokenAddress.slice(0, 60)}" is not an address (0x followed by 40 hexadecimal characters)`, 'Copy the token contract address exactly.');
 	}
+	return { ok: true, value: tokenAddress };
+}
 
-	const rawMax = data.maxPricePerRequest === undefined || data.maxPricePerRequest === '' ? DEFAULT_MAX_PRICE_USDC : data.maxPricePerRequest;
+function readMaxAmount(value: unknown): Field<bigint> {
+	const rawMax = value === undefined || value === '' ? DEFAULT_MAX_PRICE_USDC : value;
 	const maxAmount = toAtomic(rawMax);
 	if (maxAmount === undefined || maxAmount <= 0n) {
 		return fail('Max Price per Request (USDC)', `${String(rawMax)} is not a positive amount`, 'Enter the most you accept to pay per request, e.g. 0.01.');
 	}
+	return { ok: true, value: maxAmount };
+}
 
-	const payToText = text(data.payTo);
-	if (payToText !== '' && !isAddress(payToText)) {
-		return fail('Pinned Payee Address', `"${payToText.slice(0, 60)}" is not an address (0x followed by 40 hexadecimal characters)`, 'Copy the payee address exactly, or leave the field empty to accept the gateway\'s payee.');
+/** The pinned payee, undefined when the field is empty. */
+function readPayTo(value: unknown): Field<string | undefined> {
+	const payTo = text(value);
+	if (payTo !== '' && !isHexAddress(payTo)) {
+		return fail('Pinned Payee Address', `"${payTo.slice(0, 60)}" is not an address (0x followed by 40 hexadecimal characters)`, 'Copy the payee address exactly, or leave the field empty to accept the gateway\'s payee.');
 	}
+	return { ok: true, value: payTo === '' ? undefined : payTo };
+}
 
-	return {
-		ok: true,
-		wallet: {
-			account,
-			address: account.address,
-			network,
-			networkName: known?.name ?? network,
-			tokenAddress,
-			maxAmount,
-			payTo: payToText === '' ? undefined : payToText,
-			baseUrl,
-		},
+/**
+ * Reads and checks the x402 Wallet credential locally, field by field in the form's order: the first broken one is
+ * reported. Nothing is sent anywhere: the address comes from the key by elliptic-curve arithmetic. Error texts
+ * never repeat the key.
+ */
+export function readWallet(data: Record<string, unknown>): WalletResult {
+	const account = readAccount(data.privateKey);
+	if (!account.ok) return account;
+	const baseUrl = readBaseUrl(data.baseUrl);
+	if (!baseUrl.ok) return baseUrl;
+	const network = readNetwork(data);
+	if (!network.ok) return network;
+	const tokenAddress = readToken(data.usdcAddress, network.value);
+	if (!tokenAddress.ok) return tokenAddress;
+	const maxAmount = readMaxAmount(data.maxPricePerRequest);
+	if (!maxAmount.ok) return maxAmount;
+	const payTo = readPayTo(data.payTo);
+	if (!payTo.ok) return payTo;
+	const wallet: Wallet = {
+		account: account.value,
+		address: account.value.address,
+		network: network.value,
+		networkName: KNOWN_NETWORKS[network.value]?.name ?? network.value,
+		tokenAddress: tokenAddress.value,
+		maxAmount: maxAmount.value,
+		payTo: payTo.value,
+		baseUrl: baseUrl.value,
 	};
+	return { ok: true, wallet };
 }
 
 /** One line for the credential test: which wallet pays, where, and how much at most. */

@@ -1,25 +1,14 @@
-import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
 import type { Operation } from '../../../../../nodes/shared/operation';
-import { asRecords } from '../../../../../nodes/shared/output';
+import { asRecords, findList, splitIntoItems } from '../../../../../nodes/shared/output';
 import { InputValidator } from '../../../../../nodes/shared/validation';
 import { chargedError, deadlineMs, getSession, parallelRequests, paymentOptions } from '../common';
 
 export const SEARCH_PATH = '/api/service/webSearch';
-const COUNTRY = /^[a-zA-Z]{2}$/;
 const LANGUAGE = /^[a-zA-Z]{2}(-[a-zA-Z]{2})?$/;
-
-/** The result list of a webSearch answer: `data` itself, or the list inside it. */
-function resultList(data: unknown): unknown[] | undefined {
-	if (Array.isArray(data)) return data;
-	if (data && typeof data === 'object') {
-		for (const key of ['results', 'items', 'organic']) {
-			const value = (data as IDataObject)[key];
-			if (Array.isArray(value)) return value;
-		}
-	}
-	return undefined;
-}
+/** Where a webSearch answer keeps its result list, when `data` is not the list itself. */
+const RESULT_LISTS = ['results', 'items', 'organic'];
 
 export const searchWeb: Operation = {
 	value: 'web',
@@ -85,11 +74,8 @@ export const searchWeb: Operation = {
 		const v = new InputValidator(this.getNode(), itemIndex);
 		const body: IDataObject = { query: v.requiredString(this.getNodeParameter('query', itemIndex), 'Query') };
 		const fields = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
-		const country = v.optionalString(fields.country, 'Country');
-		if (country !== undefined) {
-			if (!COUNTRY.test(country)) v.fail('Country', `"${country.slice(0, 20)}" does not match ^[a-zA-Z]{2}$`, 'Enter a two-letter country code such as us, gb or de.');
-			body.country = country;
-		}
+		const country = v.countryCode(fields.country, 'Country');
+		if (country !== undefined) body.country = country;
 		const language = v.optionalString(fields.language, 'Language');
 		if (language !== undefined) {
 			if (!LANGUAGE.test(language)) v.fail('Language', `"${language.slice(0, 20)}" is not a language code`, 'Enter a language code such as en, de or pt-BR.');
@@ -104,25 +90,21 @@ export const searchWeb: Operation = {
 		const { body: envelope, receipt } = result;
 		const answer = (envelope && typeof envelope === 'object' ? envelope : {}) as IDataObject;
 		const data = answer.data as unknown;
-		const upstreamError = data && typeof data === 'object' && !Array.isArray(data) && typeof (data as IDataObject).error === 'string'
-			? ((data as IDataObject).error as string)
-			: null;
-		const results = resultList(data);
+		// What the gateway searched for, defaults applied (falls back to what was sent), and its error if any.
+		const echo = (data && typeof data === 'object' && !Array.isArray(data) ? data : {}) as IDataObject;
+		const upstreamError = typeof echo.error === 'string' ? echo.error : null;
+		const results = findList(data, RESULT_LISTS);
 		if (answer.ok === false || upstreamError || !results) {
 			throw chargedError(this, itemIndex, result, `the search for "${body.query as string}" upstream`, upstreamError ?? (results ? 'no error text' : 'the answer had no result list'));
 		}
 		const records = asRecords(results);
-		// What the gateway searched for, defaults applied (falls back to what was sent).
-		const echo = (data && typeof data === 'object' && !Array.isArray(data) ? data : {}) as IDataObject;
 		const context: IDataObject = {
 			query: echo.query ?? body.query,
 			country: echo.country ?? body.country ?? null,
 			language: echo.language ?? body.language ?? null,
 			page: echo.page ?? body.page ?? null,
 		};
-		if (split) {
-			return records.map((record): INodeExecutionData => ({ json: { ...context, ...record, payment: receipt } }));
-		}
+		if (split) return splitIntoItems(records, itemIndex, context, { payment: receipt });
 		const totalResults = typeof echo.totalResults === 'number' ? echo.totalResults : null;
 		return [{ json: { ...context, totalResults, resultCount: records.length, results: records, payment: receipt } }];
 	},

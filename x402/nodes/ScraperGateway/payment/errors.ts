@@ -1,0 +1,139 @@
+import type { INode, JsonObject, NodeApiError, NodeOperationError } from 'n8n-workflow';
+
+import { nodeApiError, nodeOperationError, readErrorBody, refusal } from '../../../../nodes/shared/errors';
+import { budgetSentence, describeOverBudget } from './ledger';
+import type { OverBudget } from './ledger';
+import { formatAtomic, usdc } from './money';
+import { describeCharge } from './receipt';
+import type { Receipt } from './receipt';
+import { MAX_TIMEOUT_SECONDS } from './requirements';
+import type { PaidRequest } from './request';
+import type { SignedPayment } from './signer';
+import { GATEWAY } from '../transport';
+import type { HttpAnswer, HttpFailure } from '../transport';
+import { CREDENTIAL_NAME } from './wallet';
+
+/**
+ * The errors of paying the gateway. Each says whether money moved: nothing was signed, nothing was paid, it was
+ * charged, or it may have been (and how to check).
+ */
+
+/** What an AI agent should do after a refused payment: calling again would be refused the same way. */
+const CANNOT_PAY = "This tool cannot pay this gateway's price with the user's wallet settings: do not call it again in this run; answer with what you have and say that the user must change the x402 Wallet settings to use it.";
+
+/** First line only, and short: gateways and libraries may pass on multi-line errors. */
+export function firstLine(text: string): string {
+	return text.split('\n')[0].slice(0, 300);
+}
+
+/** A payment the wallet's settings do not allow: an agent is told not to try again. */
+function paymentRefusal(node: INode, request: PaidRequest, message: string, description: string): NodeOperationError {
+	const error = nodeOperationError(node, message, { itemIndex: request.itemIndex, description });
+	return refusal(error, `${message}. ${CANNOT_PAY}`);
+}
+
+/** The gateway's requirement breaks the credential's policy (`reason` says how): nothing was signed. */
+export function policyRefusal(node: INode, request: PaidRequest, reason: string): NodeOperationError {
+	return paymentRefusal(
+		node,
+		request,
+		`Payment refused, nothing was signed: ${reason}`,
+		`The node pays only what the "${CREDENTIAL_NAME}" credential allows: the exact scheme on its network, its USDC token, its pinned payee (if set), at most its Max Price per Request, and an authorization valid for at most ${MAX_TIMEOUT_SECONDS} seconds. If you trust this gateway's new terms, change the credential; otherwise do not use this gateway.`,
+	);
+}
+
+/** The library refused to sign (its own spend controls) or could not: nothing left the node. */
+export function signingRefusal(node: INode, request: PaidRequest, error: unknown): NodeOperationError {
+	return paymentRefusal(
+		node,
+		request,
+		`Payment refused, nothing was sent: ${firstLine((error as Error).message)}`,
+		`Check the "${CREDENTIAL_NAME}" credential: network, USDC token address and Max Price per Request.`,
+	);
+}
+
+/** The execution's spending limit would be passed: nothing was signed for this item. */
+export function budgetRefusal(node: INode, request: PaidRequest, over: OverBudget): NodeOperationError {
+	const message = `Spending limit reached, nothing was signed for this item: ${describeOverBudget(over)}`;
+	const error = nodeOperationError(node, message, {
+		itemIndex: request.itemIndex,
+		description: 'Raise "Max Total Spend per Execution (USDC)" in the node options, or send fewer items per execution.',
+	});
+	return refusal(error, budgetSentence(over, request.unit));
+}
+
+/** A 402 whose requirement cannot be read: nothing was signed. */
+export function unreadableRequirement(node: INode, request: PaidRequest, answer: HttpAnswer): NodeApiError {
+	return nodeApiError(node, { status: answer.status } as JsonObject, {
+		message: 'The gateway asked for payment (402) without a readable PAYMENT-REQUIRED header; nothing was signed',
+		description: `Check the Gateway Base URL in the ${CREDENTIAL_NAME} credential: it must point to an x402 version 2 gateway.`,
+		httpCode: '402',
+		itemIndex: request.itemIndex,
+	});
+}
+
+/** A 402 to a signed payment: the gateway did not accept it (`reason`), so nothing was charged. */
+export function paymentNotAccepted(node: INode, request: PaidRequest, signed: SignedPayment, reason: string): NodeApiError {
+	return nodeApiError(node, { status: 402, reason } as JsonObject, {
+		message: `The gateway did not accept the payment (402: ${reason}); nothing was charged`,
+		description: `Check that the wallet ${signed.payer} holds enough USDC (${usdc(signed.amount)} per request) on ${signed.network}, and that the "${CREDENTIAL_NAME}" credential matches the gateway (network and token).`,
+		httpCode: '402',
+		itemIndex: request.itemIndex,
+	});
+}
+
+/** A request that never got an answer, before any payment left: nothing was paid. */
+export function unreachable(node: INode, request: PaidRequest, failure: HttpFailure): NodeApiError {
+	return nodeApiError(node, { message: failure.cause } as JsonObject, {
+		message: `Could not reach ${GATEWAY}: ${failure.cause}; nothing was paid`,
+		description: failure.timedOut
+			? 'The gateway did not answer an unpaid request in time. Try again later, or raise "Response Deadline (Seconds)".'
+			: `Check the Gateway Base URL in the "${CREDENTIAL_NAME}" credential and your network, then try again.`,
+		itemIndex: request.itemIndex,
+	});
+}
+
+/** A signed payment went out and no clear answer came back: say what could have been taken, and how to check. */
+export function mayHaveBeenCharged(node: INode, request: PaidRequest, signed: SignedPayment, cause: string): NodeApiError {
+	const expiry = /^\d+$/.test(signed.validBefore) ? new Date(Number(signed.validBefore) * 1000).toISOString() : 'unknown';
+	const amount = formatAtomic(signed.amount);
+	return nodeApiError(node, { payer: signed.payer, nonce: signed.nonce, amount, network: signed.network } as JsonObject, {
+		message: `The payment may have been charged: ${cause} after a signed payment of ${usdc(signed.amount)} was sent (payer ${signed.payer}, nonce ${signed.nonce}, amount ${amount} USDC, network ${signed.network})`,
+		description: `The gateway settles before it fetches the page, so it may have taken the payment while the node stopped waiting. The node never resends a paid request, so this item was not paid twice. Before running it again, look for a transfer from ${signed.payer} to ${signed.payTo} with authorization nonce ${signed.nonce} on ${signed.network} (the authorization expires at ${expiry}). If pages are slow, raise "Response Deadline (Seconds)" in the node options.`,
+		itemIndex: request.itemIndex,
+	});
+}
+
+/** A non-success status. With a receipt, the error says the call was charged and names the transaction. */
+export function statusError(node: INode, request: PaidRequest, answer: HttpAnswer, receipt: Receipt | undefined): NodeApiError {
+	const { itemIndex } = request;
+	const detail = describeBody(answer);
+	const errorBody: JsonObject =
+		answer.json && typeof answer.json === 'object' && !Array.isArray(answer.json) ? (answer.json as JsonObject) : { body: answer.text.slice(0, 500) };
+	if (answer.status === 400) {
+		return nodeApiError(node, errorBody, {
+			message: `The gateway rejected the input: ${detail}; nothing was paid`,
+			description: 'Correct the field named in the message and run the node again.',
+			httpCode: '400',
+			itemIndex,
+		});
+	}
+	const charged = receipt ? ` It was ${describeCharge(receipt)}.` : '';
+	return nodeApiError(node, errorBody, {
+		message: `The gateway answered with status ${answer.status}${detail ? `: ${detail}` : ''}.${charged}`,
+		description:
+			answer.status >= 500
+				? 'This is on the gateway side. Try again later.'
+				: `Check the Gateway Base URL in the "${CREDENTIAL_NAME}" credential and the node's parameters.`,
+		httpCode: String(answer.status),
+		itemIndex,
+	});
+}
+
+/** A short readable summary of an error body: its issues, else its `message` or `error`, else its text. */
+export function describeBody(answer: HttpAnswer): string {
+	if (!answer.json || typeof answer.json !== 'object') return answer.text.slice(0, 200);
+	const body = readErrorBody(answer.json);
+	if (body.issues.length > 0) return body.issues.map(({ field, message }) => message ?? `${String(field)} is invalid`).join('; ');
+	return body.message ?? body.error ?? '';
+}
