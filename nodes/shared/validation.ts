@@ -117,6 +117,15 @@ export class InputValidator {
 		return number;
 	}
 
+	/**
+	 * An optional duration typed in seconds (fractions allowed, e.g. a response deadline), in whole milliseconds;
+	 * undefined when left empty. Out of range is refused, never clamped.
+	 */
+	optionalSecondsAsMs(value: unknown, label: string, range: { min: number; max: number }): number | undefined {
+		if (value === undefined || value === null || value === '') return undefined;
+		return Math.round(this.decimal(value, label, range) * 1000);
+	}
+
 	optionalInteger(value: unknown, label: string, range: { min?: number; max?: number }): number | undefined {
 		if (value === undefined || value === null || value === '') return undefined;
 		return this.integer(value, label, range);

@@ -26,6 +26,8 @@ export const CREDENTIAL_TYPE = 'x402WalletApi';
 export const DEADLINE_MARGIN_SECONDS = 60;
 /** The page timeout assumed when the user sets none (the interface's maximum). */
 export const DEFAULT_PAGE_TIMEOUT_SECONDS = 300;
+/** The longest Response Deadline: an hour. */
+const MAX_DEADLINE_SECONDS = 3600;
 export const MAX_PARALLEL_REQUESTS = 10;
 /** Max Total Spend shown when the option is added, and the limit of a tool call that has none. */
 export const DEFAULT_MAX_TOTAL_SPEND_USDC = 1;
@@ -60,7 +62,7 @@ export function paymentOptions(extra: INodeProperties[] = []): INodeProperties {
 				displayName: 'Response Deadline (Seconds)',
 				name: 'deadline',
 				type: 'number',
-				typeOptions: { minValue: 1, maxValue: 3600 },
+				typeOptions: { minValue: 1, maxValue: MAX_DEADLINE_SECONDS },
 				default: 360,
 				description: `How long to wait for the gateway's answer. By default: the page Timeout (or ${DEFAULT_PAGE_TIMEOUT_SECONDS} s) plus ${DEADLINE_MARGIN_SECONDS} s for rendering and payment settlement.`,
 				hint: 'The gateway takes the payment before it fetches the page: a deadline shorter than the fetch means paying without getting the page.',
@@ -81,13 +83,9 @@ export function parallelRequests(this: IExecuteFunctions): number {
 
 /** The HTTP deadline for one call: the user's, or the page timeout plus the margin. */
 export function deadlineMs(ctx: IExecuteFunctions, itemIndex: number, pageTimeoutSeconds: number | undefined): number {
-	const options = readOptions(ctx, itemIndex);
-	const chosen = options.deadline;
-	if (chosen !== undefined && chosen !== null && chosen !== '') {
-		const seconds = new InputValidator(ctx.getNode(), itemIndex).decimal(chosen, 'Response Deadline (Seconds)', { min: 1, max: 3600 });
-		return Math.round(seconds * 1000);
-	}
-	return ((pageTimeoutSeconds ?? DEFAULT_PAGE_TIMEOUT_SECONDS) + DEADLINE_MARGIN_SECONDS) * 1000;
+	const v = new InputValidator(ctx.getNode(), itemIndex);
+	const chosen = v.optionalSecondsAsMs(readOptions(ctx, itemIndex).deadline, 'Response Deadline (Seconds)', { min: 1, max: MAX_DEADLINE_SECONDS });
+	return chosen ?? ((pageTimeoutSeconds ?? DEFAULT_PAGE_TIMEOUT_SECONDS) + DEADLINE_MARGIN_SECONDS) * 1000;
 }
 
 // One session per run of the node (the same IExecuteFunctions serves every item): it holds the known requirement.
