@@ -3,7 +3,7 @@ import type { IDataObject, INode, INodeExecutionData, IPollFunctions } from 'n8n
 
 import { walkPages } from '../shared/pages';
 import { TRIGGER_RETRY_POLICY } from '../shared/retry';
-import { completedBulkJob, resultsPages } from '../ScraperPlatform/api';
+import { completedBulkJob, mergedRecordItems, resultsPages } from '../ScraperPlatform/api';
 import type { BulkJob } from '../ScraperPlatform/api';
 import { isCanceledStatus, isFailedStatus } from '../ScraperPlatform/vocabulary';
 import { bulkJobsQuery, isWantedRecord } from './paging';
@@ -32,14 +32,7 @@ export function passesStatusFilters(job: BulkJob, params: Pick<TriggerParameters
 
 /** A completed job as the trigger emits it: one item, or one per merged record (none when it has none). */
 export function jobItems(job: BulkJob, params: Pick<TriggerParameters, 'output'>): INodeExecutionData[] {
-	if (params.output === 'records') {
-		return job.mergedData.map((record) => {
-			const json: IDataObject = { bulkId: job.id, ...record };
-			// The job id must be right even if a record carries a field of the same name.
-			json.bulkId = job.id;
-			return { json };
-		});
-	}
+	if (params.output === 'records') return mergedRecordItems(job, undefined);
 	return [{ json: job as unknown as IDataObject }];
 }
 

@@ -1,6 +1,6 @@
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
-import { decodeJsonFields, simplifyRecord } from '../shared/output';
+import { decodeJsonFields, simplifyRecord, splitIntoItems } from '../shared/output';
 import type { PageReader } from '../shared/pages';
 import type { RetryPolicy } from '../shared/retry';
 import { apiRequest } from '../shared/transport';
@@ -129,6 +129,15 @@ export function toBulkJob(record: IDataObject): BulkJob {
 		createdAt: decoded.createdAt as string | undefined,
 		updatedAt: decoded.updatedAt as string | undefined,
 	};
+}
+
+/**
+ * One item per merged record of a bulk job, the job id first (Bulk > Start and Get, and the Bulk Trigger). Paired
+ * with input item `itemIndex`; a trigger's items come from no input item and pass undefined.
+ */
+export function mergedRecordItems(job: BulkJob, itemIndex: number | undefined): INodeExecutionData[] {
+	const items = splitIntoItems(job.mergedData, itemIndex ?? 0, { bulkId: job.id });
+	return itemIndex === undefined ? items.map(({ json }) => ({ json })) : items;
 }
 
 /** How many of the job's URLs have ended (finished, failed or canceled). */

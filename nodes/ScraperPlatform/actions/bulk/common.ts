@@ -1,11 +1,10 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import type { ErrorSubject } from '../../../shared/errors';
-import { splitIntoItems } from '../../../shared/output';
 import { readWaitSettings, waitForCompletion, waitParameters } from '../../../shared/polling';
 import type { WaitSettings } from '../../../shared/polling';
 import { InputValidator } from '../../../shared/validation';
-import { getResult, platformRequest, toBulkJob, urlsDone } from '../../api';
+import { getResult, mergedRecordItems, platformRequest, toBulkJob, urlsDone } from '../../api';
 import type { BulkJob } from '../../api';
 import { ID_KINDS } from '../../vocabulary';
 
@@ -89,7 +88,7 @@ export async function finishBulk(
 	const started = toBulkJob(record);
 	const { job, note } = finish.wait ? await waitForJob(ctx, started, finish.wait, itemIndex) : { job: started, note: {} };
 	if (finish.output === 'records') {
-		return splitIntoItems(job.mergedData, itemIndex, { bulkId: job.id });
+		return mergedRecordItems(job, itemIndex);
 	}
 	return [{ json: { ...job, ...note } as unknown as IDataObject }];
 }
