@@ -3,8 +3,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import { marketplaceRequest } from '../api';
 import type { FieldLabels } from '../api';
 import { runItem, runRecordItems } from '../runOutput';
-import { trackRuns, waitForRuns } from '../runs';
-import { isTerminalStatus } from '../vocabulary';
+import { isRunDone, trackRuns, waitForRuns } from '../runs';
 import { idParameter, INTEGER_ID_PATTERN, readId } from '../../shared/locator';
 import { readWaitSettings, waitParameters } from '../../shared/polling';
 import type { WaitSettings } from '../../shared/polling';
@@ -112,8 +111,7 @@ export async function startRuns(
 	const { maxWaitMs } = choice.wait;
 	return runs.flatMap((run) => {
 		if (choice.output === 'records') return runRecordItems(run, itemIndex, maxWaitMs);
-		const completed = run.read && run.results.every((r) => isTerminalStatus(r.status));
-		return [{ json: runItem(run, completed, maxWaitMs), pairedItem: { item: itemIndex } }];
+		return [{ json: runItem(run, isRunDone(run), maxWaitMs), pairedItem: { item: itemIndex } }];
 	});
 }
 
