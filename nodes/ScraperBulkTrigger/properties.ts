@@ -1,5 +1,6 @@
 import type { IDataObject, INodeProperties, IPollFunctions } from 'n8n-workflow';
 
+import { optionsCollection } from '../shared/collections';
 import { readId } from '../shared/locator';
 import { InputValidator } from '../shared/validation';
 import { scraperIdParameter } from '../ScraperPlatform/actions/common';
@@ -19,40 +20,33 @@ export const triggerProperties: INodeProperties[] = [
 		options: bulkOutputOptions('. Jobs without merged records produce no items.'),
 		description: 'How to shape what each completed job emits',
 	},
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		options: [
-			{
-				displayName: 'Include Canceled Jobs',
-				name: 'includeCanceled',
-				type: 'boolean',
-				default: false,
-				description:
-					'Whether to also trigger for jobs in which URLs were canceled. Off: a canceled job is skipped, even its finished URLs.',
-			},
-			{
-				displayName: 'Include Failed Jobs',
-				name: 'includeFailed',
-				type: 'boolean',
-				default: false,
-				description:
-					'Whether to also trigger for jobs in which every URL failed (they have no merged records). Jobs with at least one successful URL always trigger.',
-			},
-			{
-				displayName: 'Include Jobs Completed in the Last (Hours)',
-				name: 'lookbackHours',
-				type: 'number',
-				typeOptions: { minValue: 1, maxValue: MAX_LOOKBACK_HOURS },
-				default: 24,
-				description:
-					'On first activation, also trigger for jobs that completed this many hours before it. Without this option only jobs completing after activation trigger the workflow.',
-			},
-		],
-	},
+	optionsCollection([
+		{
+			displayName: 'Include Canceled Jobs',
+			name: 'includeCanceled',
+			type: 'boolean',
+			default: false,
+			description:
+				'Whether to also trigger for jobs in which URLs were canceled. Off: a canceled job is skipped, even its finished URLs.',
+		},
+		{
+			displayName: 'Include Failed Jobs',
+			name: 'includeFailed',
+			type: 'boolean',
+			default: false,
+			description:
+				'Whether to also trigger for jobs in which every URL failed (they have no merged records). Jobs with at least one successful URL always trigger.',
+		},
+		{
+			displayName: 'Include Jobs Completed in the Last (Hours)',
+			name: 'lookbackHours',
+			type: 'number',
+			typeOptions: { minValue: 1, maxValue: MAX_LOOKBACK_HOURS },
+			default: 24,
+			description:
+				'On first activation, also trigger for jobs that completed this many hours before it. Without this option only jobs completing after activation trigger the workflow.',
+		},
+	]),
 ];
 
 export interface TriggerParameters {

@@ -2,6 +2,7 @@ import type { IDataObject, INodeProperties, IPollFunctions } from 'n8n-workflow'
 
 import { RUN_OUTPUTS, runOutputOptions } from '../ScraperMarketplace/actions/common';
 import type { RunOutput } from '../ScraperMarketplace/actions/common';
+import { optionsCollection } from '../shared/collections';
 import { INTEGER_ID_PATTERN, locatorProperty, locatorValue } from '../shared/locator';
 import { InputValidator } from '../shared/validation';
 
@@ -39,23 +40,16 @@ export const triggerProperties: INodeProperties[] = [
 		options: runOutputOptions('a listing, a lead, a PDF…'),
 		description: 'How to shape what each finished run emits',
 	},
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		options: [
-			{
-				displayName: 'Include Failed Runs',
-				name: 'includeFailed',
-				type: 'boolean',
-				default: false,
-				description:
-					'Whether to also trigger for runs in which every result failed (they have no records). Runs with at least one succeeded result always trigger.',
-			},
-		],
-	},
+	optionsCollection([
+		{
+			displayName: 'Include Failed Runs',
+			name: 'includeFailed',
+			type: 'boolean',
+			default: false,
+			description:
+				'Whether to also trigger for runs in which every result failed (they have no records). Runs with at least one succeeded result always trigger.',
+		},
+	]),
 ];
 
 export interface RunTriggerParameters {

@@ -1,5 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { additionalFields } from '../../../shared/collections';
 import type { Operation } from '../../../shared/operation';
 import { InputValidator } from '../../../shared/validation';
 import { createAndRun, nameProperty, waitingConcurrency, waitProperties } from '../common';
@@ -54,31 +55,23 @@ export const pdfCreateAndRun: Operation = {
 				},
 			],
 		},
-		{
-			displayName: 'Additional Fields',
-			name: 'additionalFields',
-			type: 'collection',
-			placeholder: 'Add Field',
-			default: {},
-			description: 'Each field is sent only when added',
-			options: [
-				{
-					displayName: 'Expected PDFs',
-					name: 'expectedPdf',
-					type: 'number',
-					typeOptions: { minValue: 1, numberPrecision: 0 },
-					default: 10,
-					description: 'Total number of files wanted; the service adds alternative keywords by itself to reach it',
-				},
-				{
-					displayName: 'Unique',
-					name: 'unique',
-					type: 'boolean',
-					default: true,
-					description: 'Whether to leave out PDF files your earlier scrapes already returned',
-				},
-			],
-		},
+		additionalFields([
+			{
+				displayName: 'Expected PDFs',
+				name: 'expectedPdf',
+				type: 'number',
+				typeOptions: { minValue: 1, numberPrecision: 0 },
+				default: 10,
+				description: 'Total number of files wanted; the service adds alternative keywords by itself to reach it',
+			},
+			{
+				displayName: 'Unique',
+				name: 'unique',
+				type: 'boolean',
+				default: true,
+				description: 'Whether to leave out PDF files your earlier scrapes already returned',
+			},
+		], { description: 'Each field is sent only when added' }),
 		...waitProperties('one PDF file'),
 	],
 	concurrency: waitingConcurrency,

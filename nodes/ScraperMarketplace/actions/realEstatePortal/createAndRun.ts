@@ -1,5 +1,6 @@
 import type { IDataObject, INodePropertyOptions } from 'n8n-workflow';
 
+import { additionalFields } from '../../../shared/collections';
 import type { Operation } from '../../../shared/operation';
 import { InputValidator } from '../../../shared/validation';
 import { createAndRun, nameProperty, waitingConcurrency, waitProperties } from '../common';
@@ -106,46 +107,38 @@ export const realEstatePortalCreateAndRun: Operation = {
 			],
 			description: 'The kinds of property to include (at least one)',
 		},
-		{
-			displayName: 'Additional Fields',
-			name: 'additionalFields',
-			type: 'collection',
-			placeholder: 'Add Field',
-			default: {},
-			description: 'Each field is sent only when added',
-			options: [
-				{
-					displayName: 'Including Surrounding Areas',
-					name: 'includingSurroundingAreas',
-					type: 'boolean',
-					default: false,
-					description: 'Whether to include listings from neighbouring suburbs',
-				},
-				{
-					displayName: 'Land Size Maximum',
-					name: 'landsizeMaximum',
-					type: 'options',
-					default: 'any',
-					options: landSizeOptions,
-					description: 'Largest land size in m²; must be larger than Land Size Minimum',
-				},
-				{
-					displayName: 'Land Size Minimum',
-					name: 'landsizeMinimum',
-					type: 'options',
-					default: 'any',
-					options: landSizeOptions,
-					description: 'Smallest land size in m²; must be smaller than Land Size Maximum',
-				},
-				{
-					displayName: 'Only Show Properties With a Price',
-					name: 'onlyShowPropertiesWithAPrice',
-					type: 'boolean',
-					default: false,
-					description: 'Whether to leave out listings without a displayed price ("Contact agent")',
-				},
-			],
-		},
+		additionalFields([
+			{
+				displayName: 'Including Surrounding Areas',
+				name: 'includingSurroundingAreas',
+				type: 'boolean',
+				default: false,
+				description: 'Whether to include listings from neighbouring suburbs',
+			},
+			{
+				displayName: 'Land Size Maximum',
+				name: 'landsizeMaximum',
+				type: 'options',
+				default: 'any',
+				options: landSizeOptions,
+				description: 'Largest land size in m²; must be larger than Land Size Minimum',
+			},
+			{
+				displayName: 'Land Size Minimum',
+				name: 'landsizeMinimum',
+				type: 'options',
+				default: 'any',
+				options: landSizeOptions,
+				description: 'Smallest land size in m²; must be smaller than Land Size Maximum',
+			},
+			{
+				displayName: 'Only Show Properties With a Price',
+				name: 'onlyShowPropertiesWithAPrice',
+				type: 'boolean',
+				default: false,
+				description: 'Whether to leave out listings without a displayed price ("Contact agent")',
+			},
+		], { description: 'Each field is sent only when added' }),
 		...waitProperties('one listing'),
 	],
 	concurrency: waitingConcurrency,

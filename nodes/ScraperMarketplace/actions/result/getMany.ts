@@ -3,6 +3,7 @@ import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 import { resultsPageReader } from '../../api';
 import { contentRecords } from '../../runOutput';
 import { recordOrigin } from '../../vocabulary';
+import { optionsCollection } from '../../../shared/collections';
 import { readListingLimit, returnAllProperties } from '../../../shared/listing';
 import type { Operation } from '../../../shared/operation';
 import { splitIntoItems } from '../../../shared/output';
@@ -16,30 +17,23 @@ export const resultGetMany: Operation = {
 	description: 'List the results of your scraping runs, newest first, with their extracted content',
 	properties: [
 		...returnAllProperties(),
-		{
-			displayName: 'Options',
-			name: 'options',
-			type: 'collection',
-			placeholder: 'Add Option',
-			default: {},
-			options: [
-				{
-					displayName: 'Page Size',
-					name: 'perPage',
-					type: 'number',
-					typeOptions: { minValue: 1, maxValue: 100 },
-					default: 100,
-					description: 'Results per request (per_page), 1 to 100. Smaller pages are slower but avoid time-outs on large results.',
-				},
-				{
-					displayName: 'Split Into Items',
-					name: 'split',
-					type: 'boolean',
-					default: false,
-					description: 'Whether to output one item per extracted record (one lead, listing, PDF…) instead of one per result; results without content yet are left out',
-				},
-			],
-		},
+		optionsCollection([
+			{
+				displayName: 'Page Size',
+				name: 'perPage',
+				type: 'number',
+				typeOptions: { minValue: 1, maxValue: 100 },
+				default: 100,
+				description: 'Results per request (per_page), 1 to 100. Smaller pages are slower but avoid time-outs on large results.',
+			},
+			{
+				displayName: 'Split Into Items',
+				name: 'split',
+				type: 'boolean',
+				default: false,
+				description: 'Whether to output one item per extracted record (one lead, listing, PDF…) instead of one per result; results without content yet are left out',
+			},
+		]),
 	],
 	async execute(itemIndex) {
 		const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;

@@ -1,5 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { additionalFields } from '../../../shared/collections';
 import type { Operation } from '../../../shared/operation';
 import { InputValidator } from '../../../shared/validation';
 import { AI_AGENTS } from '../../vocabulary';
@@ -43,23 +44,16 @@ export const aiScraperCreateAndRun: Operation = {
 			],
 			description: 'The kind of AI agent that runs the scraper',
 		},
-		{
-			displayName: 'Additional Fields',
-			name: 'additionalFields',
-			type: 'collection',
-			placeholder: 'Add Field',
-			default: {},
-			options: [
-				{
-					displayName: 'Proxy Country',
-					name: 'proxyCountry',
-					type: 'string',
-					default: '',
-					placeholder: 'us',
-					description: 'Two-letter country code of the proxy the page is fetched through',
-				},
-			],
-		},
+		additionalFields([
+			{
+				displayName: 'Proxy Country',
+				name: 'proxyCountry',
+				type: 'string',
+				default: '',
+				placeholder: 'us',
+				description: 'Two-letter country code of the proxy the page is fetched through',
+			},
+		]),
 		outputOptions('Whether to output one item per record of the example output'),
 	],
 	parallel: true,

@@ -1,5 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { additionalFields } from '../../../shared/collections';
 import type { Operation } from '../../../shared/operation';
 import { asRecords, splitIntoItems } from '../../../shared/output';
 import { platformRequest } from '../../api';
@@ -22,32 +23,25 @@ export const analyticsGetStatusSummary: Operation = {
 			description: 'The website domain to report on',
 		},
 		...dateRangeProperties,
-		{
-			displayName: 'Additional Fields',
-			name: 'additionalFields',
-			type: 'collection',
-			placeholder: 'Add Field',
-			default: {},
-			options: [
-				{
-					displayName: 'Action',
-					name: 'action',
-					type: 'string',
-					default: '',
-					description: 'Only count runs of this custom scraper action',
-				},
-				{
-					displayName: 'API Token Name',
-					name: 'apiTokenName',
-					type: 'string',
-					// The token's name, not the token. n8n's verification scanner requires every parameter named like a
-					// token to be masked, and renaming it would drop the filter from saved workflows.
-					typeOptions: { password: true },
-					default: '',
-					description: 'Only count requests made with the token of this name (the name given when it was created)',
-				},
-			],
-		},
+		additionalFields([
+			{
+				displayName: 'Action',
+				name: 'action',
+				type: 'string',
+				default: '',
+				description: 'Only count runs of this custom scraper action',
+			},
+			{
+				displayName: 'API Token Name',
+				name: 'apiTokenName',
+				type: 'string',
+				// The token's name, not the token. n8n's verification scanner requires every parameter named like a
+				// token to be masked, and renaming it would drop the filter from saved workflows.
+				typeOptions: { password: true },
+				default: '',
+				description: 'Only count requests made with the token of this name (the name given when it was created)',
+			},
+		]),
 		{
 			displayName: 'Split Into Items',
 			name: 'split',

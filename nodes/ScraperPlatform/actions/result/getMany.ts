@@ -1,5 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
+import { optionsCollection } from '../../../shared/collections';
 import { readListingLimit, returnAllProperties } from '../../../shared/listing';
 import type { Operation } from '../../../shared/operation';
 import { simplifyRecord } from '../../../shared/output';
@@ -87,33 +88,26 @@ export const resultGetMany: Operation = {
 				},
 			],
 		},
-		{
-			displayName: 'Options',
-			name: 'options',
-			type: 'collection',
-			placeholder: 'Add Option',
-			default: {},
-			options: [
-				{
-					displayName: 'Page Size',
-					name: 'pageSize',
-					type: 'number',
-					typeOptions: { minValue: 1, maxValue: 100 },
-					default: 100,
-					description: 'Results per request, 1 to 100. Smaller pages are slower but avoid time-outs on very large results.',
-				},
-				// Under Options here, where workflows saved it; the same property as under Output elsewhere.
-				simplifyProperty,
-				{
-					displayName: 'Start Page',
-					name: 'startPage',
-					type: 'number',
-					typeOptions: { minValue: 1 },
-					default: 1,
-					description: 'The first page to read (1 is the first)',
-				},
-			],
-		},
+		optionsCollection([
+			{
+				displayName: 'Page Size',
+				name: 'pageSize',
+				type: 'number',
+				typeOptions: { minValue: 1, maxValue: 100 },
+				default: 100,
+				description: 'Results per request, 1 to 100. Smaller pages are slower but avoid time-outs on very large results.',
+			},
+			// Under Options here, where workflows saved it; the same property as under Output elsewhere.
+			simplifyProperty,
+			{
+				displayName: 'Start Page',
+				name: 'startPage',
+				type: 'number',
+				typeOptions: { minValue: 1 },
+				default: 1,
+				description: 'The first page to read (1 is the first)',
+			},
+		]),
 	],
 	async execute(itemIndex) {
 		const v = new InputValidator(this.getNode(), itemIndex);

@@ -9,6 +9,7 @@ import type {
 	NodeApiError,
 } from 'n8n-workflow';
 
+import { optionsCollection } from '../../../../nodes/shared/collections';
 import { answerableByAgent, nodeApiError, nodeOperationError } from '../../../../nodes/shared/errors';
 import { isToolCall } from '../../../../nodes/shared/tool';
 import { InputValidator } from '../../../../nodes/shared/validation';
@@ -34,41 +35,34 @@ export const DEFAULT_MAX_TOTAL_SPEND_USDC = 1;
 
 /** Node behaviour options shared by both operations (read once per execution, from the first item). */
 export function paymentOptions(extra: INodeProperties[] = []): INodeProperties {
-	return {
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		options: [
-			...extra,
-			{
-				displayName: 'Max Total Spend per Execution (USDC)',
-				name: 'maxTotalSpend',
-				type: 'number',
-				typeOptions: { minValue: 0, numberPrecision: 6 },
-				default: DEFAULT_MAX_TOTAL_SPEND_USDC,
-				description: `Most one execution may pay from this wallet, counting every item and every run of Scraper Gateway nodes with this wallet (each tool call of an AI Agent, each round of a loop). A payment that would go over it is not signed: the item fails, or an AI Agent is told the budget is reached. Not added: no limit, except as an AI Agent's tool, where it is ${DEFAULT_MAX_TOTAL_SPEND_USDC} USDC.`,
-			},
-			{
-				displayName: 'Parallel Requests',
-				name: 'parallelRequests',
-				type: 'number',
-				typeOptions: { minValue: 1, maxValue: MAX_PARALLEL_REQUESTS },
-				default: 1,
-				description: 'How many items are fetched at the same time. Output keeps the input order.',
-			},
-			{
-				displayName: 'Response Deadline (Seconds)',
-				name: 'deadline',
-				type: 'number',
-				typeOptions: { minValue: 1, maxValue: MAX_DEADLINE_SECONDS },
-				default: 360,
-				description: `How long to wait for the gateway's answer. By default: the page Timeout (or ${DEFAULT_PAGE_TIMEOUT_SECONDS} s) plus ${DEADLINE_MARGIN_SECONDS} s for rendering and payment settlement.`,
-				hint: 'The gateway takes the payment before it fetches the page: a deadline shorter than the fetch means paying without getting the page.',
-			},
-		],
-	};
+	return optionsCollection([
+		...extra,
+		{
+			displayName: 'Max Total Spend per Execution (USDC)',
+			name: 'maxTotalSpend',
+			type: 'number',
+			typeOptions: { minValue: 0, numberPrecision: 6 },
+			default: DEFAULT_MAX_TOTAL_SPEND_USDC,
+			description: `Most one execution may pay from this wallet, counting every item and every run of Scraper Gateway nodes with this wallet (each tool call of an AI Agent, each round of a loop). A payment that would go over it is not signed: the item fails, or an AI Agent is told the budget is reached. Not added: no limit, except as an AI Agent's tool, where it is ${DEFAULT_MAX_TOTAL_SPEND_USDC} USDC.`,
+		},
+		{
+			displayName: 'Parallel Requests',
+			name: 'parallelRequests',
+			type: 'number',
+			typeOptions: { minValue: 1, maxValue: MAX_PARALLEL_REQUESTS },
+			default: 1,
+			description: 'How many items are fetched at the same time. Output keeps the input order.',
+		},
+		{
+			displayName: 'Response Deadline (Seconds)',
+			name: 'deadline',
+			type: 'number',
+			typeOptions: { minValue: 1, maxValue: MAX_DEADLINE_SECONDS },
+			default: 360,
+			description: `How long to wait for the gateway's answer. By default: the page Timeout (or ${DEFAULT_PAGE_TIMEOUT_SECONDS} s) plus ${DEADLINE_MARGIN_SECONDS} s for rendering and payment settlement.`,
+			hint: 'The gateway takes the payment before it fetches the page: a deadline shorter than the fetch means paying without getting the page.',
+		},
+	]);
 }
 
 function readOptions(ctx: IExecuteFunctions, itemIndex: number): IDataObject {

@@ -1,5 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { additionalFields } from '../../../../../nodes/shared/collections';
 import type { Operation } from '../../../../../nodes/shared/operation';
 import { asRecords, findList, splitIntoItems } from '../../../../../nodes/shared/output';
 import { InputValidator } from '../../../../../nodes/shared/validation';
@@ -26,39 +27,32 @@ export const searchWeb: Operation = {
 			placeholder: 'best hiking boots 2025',
 			description: 'What to search for',
 		},
-		{
-			displayName: 'Additional Fields',
-			name: 'additionalFields',
-			type: 'collection',
-			placeholder: 'Add Field',
-			default: {},
-			options: [
-				{
-					displayName: 'Country',
-					name: 'country',
-					type: 'string',
-					default: 'us',
-					placeholder: 'us',
-					description: 'Two-letter country code the results are localized for. Not added: the gateway default.',
-				},
-				{
-					displayName: 'Language',
-					name: 'language',
-					type: 'string',
-					default: 'en',
-					placeholder: 'en',
-					description: 'Language code of the results, e.g. en or pt-BR. Not added: the gateway default.',
-				},
-				{
-					displayName: 'Page',
-					name: 'page',
-					type: 'number',
-					typeOptions: { minValue: 1 },
-					default: 1,
-					description: 'Result page, from 1. Each page is a paid request.',
-				},
-			],
-		},
+		additionalFields([
+			{
+				displayName: 'Country',
+				name: 'country',
+				type: 'string',
+				default: 'us',
+				placeholder: 'us',
+				description: 'Two-letter country code the results are localized for. Not added: the gateway default.',
+			},
+			{
+				displayName: 'Language',
+				name: 'language',
+				type: 'string',
+				default: 'en',
+				placeholder: 'en',
+				description: 'Language code of the results, e.g. en or pt-BR. Not added: the gateway default.',
+			},
+			{
+				displayName: 'Page',
+				name: 'page',
+				type: 'number',
+				typeOptions: { minValue: 1 },
+				default: 1,
+				description: 'Result page, from 1. Each page is a paid request.',
+			},
+		]),
 		paymentOptions([
 			{
 				displayName: 'One Item per Result',
