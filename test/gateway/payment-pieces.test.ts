@@ -56,6 +56,16 @@ describe('x402 headers: the library decoders, never throwing on a garbled header
 		}
 	});
 
+	test('PAYMENT-REQUIRED in the URL-safe alphabet, unpadded or folded reads as the standard one', () => {
+		// A `resource.description` that encodes to "+" and "/" in the standard alphabet, so the URL-safe one differs.
+		const required = { ...paymentRequired(), resource: { url: 'https://gw.example/fetch', description: '>>>???~~~', mimeType: 'application/json' } };
+		const header = encodePaymentRequiredHeader(required);
+		const urlSafe = header.replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+		expect(urlSafe).not.toBe(header);
+		expect(decodePaymentRequired(urlSafe)).toEqual(required);
+		expect(decodePaymentRequired(`${header.slice(0, 40)}\r\n ${header.slice(40)}`)).toEqual(required);
+	});
+
 	test('PAYMENT-RESPONSE: the settlement when `success` is a boolean, else undefined', () => {
 		const header = encodePaymentResponseHeader({ success: true, transaction: '0xabc', network: 'eip155:84532', payer: PAY_TO, amount: '10000' });
 		expect(decodeSettlement(header)).toEqual({ success: true, transaction: '0xabc', network: 'eip155:84532', payer: PAY_TO, amount: '10000', errorReason: undefined, errorMessage: undefined });
