@@ -132,11 +132,13 @@ export function toBulkJob(record: IDataObject): BulkJob {
 }
 
 /**
- * One item per merged record of a bulk job, the job id first (Bulk > Start and Get, and the Bulk Trigger). Paired
- * with input item `itemIndex`; a trigger's items come from no input item and pass undefined.
+ * One item per merged record of a bulk job, the job id first (Bulk > Start and Get, and the Bulk Trigger). The job id
+ * wins over a record field of the same name: it is how a row finds its job again. Paired with input item `itemIndex`;
+ * a trigger's items come from no input item and pass undefined.
  */
 export function mergedRecordItems(job: BulkJob, itemIndex: number | undefined): INodeExecutionData[] {
 	const items = splitIntoItems(job.mergedData, itemIndex ?? 0, { bulkId: job.id });
+	for (const item of items) item.json.bulkId = job.id;
 	return itemIndex === undefined ? items.map(({ json }) => ({ json })) : items;
 }
 

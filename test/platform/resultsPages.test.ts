@@ -1,5 +1,5 @@
 import { collectRecords } from '../../nodes/shared/pages';
-import { hasNextPage, resultsPages, toBulkJob, urlsDone } from '../../nodes/ScraperPlatform/api';
+import { hasNextPage, mergedRecordItems, resultsPages, toBulkJob, urlsDone } from '../../nodes/ScraperPlatform/api';
 import { isCanceledStatus, isFailedStatus, isTerminalStatus, TERMINAL_STATUSES } from '../../nodes/ScraperPlatform/vocabulary';
 import { TriggerInstance } from '../trigger/harness';
 import { PLATFORM_OTHER_USER_TOKEN } from '../simulator/platform';
@@ -25,6 +25,15 @@ describe('Platform vocabulary: statuses', () => {
 		expect(running.completed).toBe(false);
 		expect(urlsDone(running)).toBe(1);
 		expect(toBulkJob(record([])).completed).toBe(false);
+	});
+
+	it("a bulk job's merged records as items: the job id first and right, paired with the input item (a trigger's unpaired)", () => {
+		const job = toBulkJob({ id: 'job-7', data: { mergedData: [{ title: 'a' }, { bulkId: 'wrong', title: 'b' }] } });
+		const items = mergedRecordItems(job, 2);
+		expect(items.map((item) => item.json)).toEqual([{ bulkId: 'job-7', title: 'a' }, { bulkId: 'job-7', title: 'b' }]);
+		expect(Object.keys(items[1].json)).toEqual(['bulkId', 'title']);
+		expect(items.map((item) => item.pairedItem)).toEqual([{ item: 2 }, { item: 2 }]);
+		expect(mergedRecordItems(job, undefined).map((item) => 'pairedItem' in item)).toEqual([false, false]);
 	});
 });
 

@@ -62,9 +62,9 @@ describe('Bulk Trigger shaping: items', () => {
 		expect(jobItems(one, { output: 'job' })).toEqual([{ json: one }]);
 	});
 
-	it('one item per merged record carries the job id first, unpaired; a record field of the same name wins, as in Bulk > Get', () => {
-		const items = jobItems(job(['Finished'], { mergedData: [{ title: 'a' }, { bulkId: 'its own', title: 'b' }] }), { output: 'records' });
-		expect(items).toEqual([{ json: { bulkId: 'job-1', title: 'a' } }, { json: { bulkId: 'its own', title: 'b' } }]);
+	it('one item per merged record carries the job id first, unpaired, and the right one even if a record has a bulkId', () => {
+		const items = jobItems(job(['Finished'], { mergedData: [{ title: 'a' }, { bulkId: 'wrong', title: 'b' }] }), { output: 'records' });
+		expect(items).toEqual([{ json: { bulkId: 'job-1', title: 'a' } }, { json: { bulkId: 'job-1', title: 'b' } }]);
 		expect(Object.keys(items[0].json)).toEqual(['bulkId', 'title']);
 		expect(jobItems(job(['Finished']), { output: 'records' })).toEqual([]);
 	});
