@@ -1,9 +1,11 @@
 import { NodeApiError } from 'n8n-workflow';
-import type { IDataObject, JsonObject } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
+import { readErrorBody } from '../shared/errors';
+import type { BodyIssue } from '../shared/errors';
 import type { PageReader } from '../shared/pages';
-import { apiRequest } from '../shared/transport';
 import type { RetryPolicy } from '../shared/retry';
+import { apiRequest } from '../shared/transport';
 import type { ApiDefinition, ApiRequest, RequestContext } from '../shared/transport';
 import { SUBJECT } from './vocabulary';
 import type { RunListRecord, ScrapingRun } from './vocabulary';
@@ -43,16 +45,11 @@ function withFieldLabels(error: unknown, labels: FieldLabels | undefined): unkno
 }
 
 function relabelFieldErrors(error: NodeApiError, labels: FieldLabels): void {
-	const body = error.errorResponse as JsonObject | undefined;
-	const errors = body && Array.isArray(body.errors) ? (body.errors as JsonObject[]) : [];
-	const parts = errors
-		.filter((e) => e && typeof e === 'object' && typeof e.field === 'string')
-		.map((e) => {
-			const field = e.field as string;
-			const root = /^[A-Za-z_][A-Za-z0-9_]*/.exec(field)?.[0] ?? field;
-			const label = labels[root];
-			const text = typeof e.message === 'string' ? e.message : 'invalid';
-			return label ? `"${label}" (${field}): ${text}` : `${field}: ${text}`;
+	const parts = readErrorBody(error.errorResponse)
+		.issues.filter((issue): issue is BodyIssue & { field: string } => issue.field !== undefined)
+		.map(({ field, message }) => {
+			const label = labels[/^[A-Za-z_][A-Za-z0-9_]*/.exec(field)?.[0] ?? field];
+			return label ? `"${label}" (${field}): ${message ?? 'invalid'}` : `${field}: ${message ?? 'invalid'}`;
 		});
 	if (parts.length > 0) error.message = `${MARKETPLACE_API.service} rejected the input: ${parts.join('; ')}`;
 }
