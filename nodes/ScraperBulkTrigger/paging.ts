@@ -51,7 +51,7 @@ export function nextKeyset(at: Keyset, records: IDataObject[]): Keyset {
 }
 
 /** The bulk records updated since a keyset, oldest first, read with the results list's one page reader. */
-export function keysetReader(ctx: IPollFunctions): PageReader<IDataObject, Keyset> {
+function keysetReader(ctx: IPollFunctions): PageReader<IDataObject, Keyset> {
 	return async (at) => {
 		const query = bulkJobsQuery(LIST_PAGE_SIZE, 'ASC');
 		if (at.startAt !== undefined) {

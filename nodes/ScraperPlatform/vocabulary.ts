@@ -21,9 +21,9 @@ export const MANUAL_RESULT_TYPES: readonly string[] = [RESULT_TYPES.manualRerun]
  * Statuses of a result and of a bulk URL, lowercased (the service writes `Finished`, `Running`…). Only `Finished` and
  * `Running` are documented; the other ended words are accepted too, so a job that reports them still ends.
  */
-export const FINISHED_STATUSES: readonly string[] = ['finished', 'completed'];
-export const FAILED_STATUSES: readonly string[] = ['failed', 'error'];
-export const CANCELED_STATUSES: readonly string[] = ['canceled', 'cancelled'];
+const FINISHED_STATUSES: readonly string[] = ['finished', 'completed'];
+const FAILED_STATUSES: readonly string[] = ['failed', 'error'];
+const CANCELED_STATUSES: readonly string[] = ['canceled', 'cancelled'];
 export const TERMINAL_STATUSES: readonly string[] = [...FINISHED_STATUSES, ...FAILED_STATUSES, ...CANCELED_STATUSES];
 
 function statusIn(statuses: readonly string[]) {

@@ -13,7 +13,7 @@ import { wanted } from './properties';
 import type { RunTriggerParameters } from './properties';
 
 /** The editor's sample looks at this many pages of the newest results. */
-export const SAMPLE_PAGES = 3;
+const SAMPLE_PAGES = 3;
 
 /** A finished run that triggers: at least one result succeeded, or Include Failed Runs is on. */
 export function passes(run: TrackedRun, params: Pick<RunTriggerParameters, 'includeFailed'>): boolean {

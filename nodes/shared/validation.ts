@@ -180,7 +180,6 @@ export class InputValidator {
 	}
 }
 
-
 export function toList(value: unknown): string[] {
 	if (value === undefined || value === null || value === '') return [];
 	const entries = Array.isArray(value) ? value : String(value).split(/[\n,]/);

@@ -9,7 +9,7 @@ import { ID_KINDS, RESULT_LIST_KEYS } from '../vocabulary';
 const UUID_PLACEHOLDER = '3f2b9c1e-8a4d-4e6f-9b2a-1c3d5e7f9a0b';
 
 /** A platform id parameter: a uuid typed, or picked from a list the node reads from the service. */
-export function platformIdParameter(
+function platformIdParameter(
 	name: string,
 	displayName: string,
 	searchListMethod: string,
@@ -42,7 +42,7 @@ export const bulkIdParameter: INodeProperties[] = platformIdParameter(
 export const resultIdParameter: INodeProperties[] = platformIdParameter('resultId', 'Result ID', 'searchResults', 'The result record');
 
 /** A uuid id the user chose (picked or typed, any node version), checked before anything is sent. */
-export function uuidOf(ctx: IExecuteFunctions, name: string, label: string, itemIndex: number): string {
+function uuidOf(ctx: IExecuteFunctions, name: string, label: string, itemIndex: number): string {
 	return new InputValidator(ctx.getNode(), itemIndex).uuid(readId(ctx, name, itemIndex), label);
 }
 

@@ -131,7 +131,7 @@ export function statusError(node: INode, request: PaidRequest, answer: HttpAnswe
 }
 
 /** A short readable summary of an error body: its issues, else its `message` or `error`, else its text. */
-export function describeBody(answer: HttpAnswer): string {
+function describeBody(answer: HttpAnswer): string {
 	if (!answer.json || typeof answer.json !== 'object') return answer.text.slice(0, 200);
 	const body = readErrorBody(answer.json);
 	if (body.issues.length > 0) return body.issues.map(({ field, message }) => message ?? `${String(field)} is invalid`).join('; ');
