@@ -59,6 +59,24 @@ describe('Bulk > Start', () => {
 		expect(ctx.sim.server.log.count()).toBe(0);
 	});
 
+	it('with Continue On Fail, that error is one item paired with every input item, and nothing is started', async () => {
+		const result = await ctx.run(
+			{ resource: 'bulk', operation: 'start', scraperId, urlSource: 'inputItems', urlField: 'link' },
+			{ input: [{ link: 'https://a.example.com/' }, { other: 'x' }, { link: 'https://b.example.com/' }], continueOnFail: true },
+		);
+		expect(result.error).toBeUndefined();
+		expect(result.items).toEqual([
+			{
+				json: {
+					error: 'Invalid "URL Field": input item 2 has no field "link"',
+					description: 'Make every input item carry the URL in a field named "link", or change "URL Field".',
+				},
+				pairedItem: [{ item: 0 }, { item: 1 }, { item: 2 }],
+			},
+		]);
+		expect(ctx.sim.server.log.count()).toBe(0);
+	});
+
 	it('Wait for Completion: 20 URLs with 3 failing end with 17 finished and 3 failed, counts consistent', async () => {
 		ctx.sim.options.bulkUrlDurationMs = 100;
 		const list = urls(20, [3, 9, 15]);
