@@ -8,7 +8,7 @@ import type { RetryPolicy } from '../shared/retry';
 import { apiRequest } from '../shared/transport';
 import type { ApiDefinition, ApiRequest, RequestContext } from '../shared/transport';
 import { SUBJECT } from './vocabulary';
-import type { RunListRecord, ScrapingRun } from './vocabulary';
+import type { DeleteAnswer, RunListRecord, ScraperRecord, ScrapingRun } from './vocabulary';
 
 /** The section C API: `Authorization: Bearer <token>`, paths under `/api`. */
 export const MARKETPLACE_API: ApiDefinition = {
@@ -49,7 +49,7 @@ function relabelFieldErrors(error: NodeApiError, labels: FieldLabels): void {
 		.issues.filter((issue): issue is BodyIssue & { field: string } => issue.field !== undefined)
 		.map(({ field, message }) => {
 			const label = labels[/^[A-Za-z_][A-Za-z0-9_]*/.exec(field)?.[0] ?? field];
-			return label ? `"${label}" (${field}): ${message ?? 'invalid'}` : `${field}: ${message ?? 'invalid'}`;
+			return label ? `'${label}' (${field}): ${message ?? 'invalid'}` : `${field}: ${message ?? 'invalid'}`;
 		});
 	if (parts.length > 0) error.message = `${MARKETPLACE_API.service} rejected the input: ${parts.join('; ')}`;
 }
@@ -64,7 +64,86 @@ export async function getScrapingRun(ctx: RequestContext, id: number, itemIndex:
 	return response.data;
 }
 
-export interface ResultsReaderOptions {
+/** Reads one scraper of the account (its scraper object). */
+export async function getScraper(ctx: RequestContext, id: number, itemIndex: number): Promise<ScraperRecord> {
+	const response = await marketplaceRequest<{ data: ScraperRecord }>(
+		ctx,
+		{ method: 'GET', path: `/api/scrapers/${id}`, idempotent: true, subject: { kind: SUBJECT.scraper, id } },
+		itemIndex,
+	);
+	return response.data;
+}
+
+/** Reads one result (run-list record) with its extracted content. */
+export async function getResult(ctx: RequestContext, id: number, itemIndex: number): Promise<RunListRecord> {
+	const response = await marketplaceRequest<{ data: RunListRecord }>(
+		ctx,
+		{ method: 'GET', path: `/api/results/${id}`, idempotent: true, subject: { kind: SUBJECT.result, id } },
+		itemIndex,
+	);
+	return response.data;
+}
+
+/** The newest scraping run of a scraper (GET /api/scraping-runs/latest/{scraper_id}), with its results. */
+export async function getLatestScrapingRun(ctx: RequestContext, scraperId: number, itemIndex: number): Promise<ScrapingRun> {
+	const response = await latestRead<{ data: ScrapingRun }>(ctx, `/api/scraping-runs/latest/${scraperId}`, scraperId, itemIndex);
+	return response.data;
+}
+
+/** The results of a scraper's newest scraping run (GET /api/results/latest/{scraper_id}). */
+export async function getLatestResults(ctx: RequestContext, scraperId: number, itemIndex: number): Promise<RunListRecord[]> {
+	const response = await latestRead<{ data?: RunListRecord[] }>(ctx, `/api/results/latest/${scraperId}`, scraperId, itemIndex);
+	return Array.isArray(response.data) ? response.data : [];
+}
+
+/** A `latest` read: its 404 also means a scraper that has no scraping run (yet, or any more), so the message says so. */
+async function latestRead<T>(ctx: RequestContext, path: string, scraperId: number, itemIndex: number): Promise<T> {
+	try {
+		return await marketplaceRequest<T>(ctx, { method: 'GET', path, idempotent: true, subject: { kind: SUBJECT.scraper, id: scraperId } }, itemIndex, {
+			scraper_id: 'Scraper ID',
+		});
+	} catch (error) {
+		throw reworded404(
+			error,
+			`The scraper "${scraperId}" was not found, or has no scraping run (404)`,
+			`Check the 'Scraper ID': the scraper must belong to the account of the '${MARKETPLACE_API.credentialName}' credential and have run at least once. Its runs may also have been deleted.`,
+		);
+	}
+}
+
+/**
+ * Deletes a scraping run (with its results) or a result. DELETE is idempotent, so a connection lost before the answer
+ * is sent again; a 404 then, or on any delete, says the record may be gone already.
+ */
+export async function deleteRecord(
+	ctx: RequestContext,
+	kind: typeof SUBJECT.scrapingRun | typeof SUBJECT.result,
+	id: number,
+	itemIndex: number,
+): Promise<DeleteAnswer> {
+	const path = kind === SUBJECT.scrapingRun ? `/api/scraping-runs/${id}` : `/api/results/${id}`;
+	const label = kind === SUBJECT.scrapingRun ? 'Scraping Run ID' : 'Result ID';
+	try {
+		return await marketplaceRequest<DeleteAnswer>(ctx, { method: 'DELETE', path, idempotent: true, subject: { kind, id } }, itemIndex, { id: label });
+	} catch (error) {
+		throw reworded404(
+			error,
+			`The ${kind} "${id}" was not found (404): it may already be deleted`,
+			`Nothing was deleted. Check the '${label}': a ${kind} deleted before, by this node or in the service dashboard, is gone for good, and it must belong to the account of the '${MARKETPLACE_API.credentialName}' credential.`,
+		);
+	}
+}
+
+/** The error itself; a 404 gets the message and description of the operation that knows what it means. */
+function reworded404(error: unknown, message: string, description: string): unknown {
+	if (error instanceof NodeApiError && error.httpCode === '404') {
+		error.message = message;
+		error.description = description;
+	}
+	return error;
+}
+
+export interface ListReaderOptions {
 	itemIndex?: number;
 	fieldLabels?: FieldLabels;
 	policy?: RetryPolicy;
@@ -72,14 +151,23 @@ export interface ResultsReaderOptions {
 
 /**
  * The reader of the results list (GET /api/results, newest first), for the shared page walker: page numbers from 1,
- * `pageSize` records a page. The section C API lists neither scrapers nor runs by themselves, so this is also how
- * they are found.
+ * `pageSize` records a page. The section C API lists no runs by themselves, so this is also how runs are found.
  */
-export function resultsPageReader(ctx: RequestContext, pageSize: number, options: ResultsReaderOptions = {}): PageReader<RunListRecord> {
+export function resultsPageReader(ctx: RequestContext, pageSize: number, options: ListReaderOptions = {}): PageReader<RunListRecord> {
+	return listPageReader<RunListRecord>(ctx, '/api/results', pageSize, options);
+}
+
+/** The reader of the scrapers list (GET /api/scrapers, newest first), paged as the results list is. */
+export function scrapersPageReader(ctx: RequestContext, pageSize: number, options: ListReaderOptions = {}): PageReader<ScraperRecord> {
+	return listPageReader<ScraperRecord>(ctx, '/api/scrapers', pageSize, options);
+}
+
+/** A section C listing (`page`, `per_page`, answered `{data: [...]}`) page by page. */
+function listPageReader<T>(ctx: RequestContext, path: string, pageSize: number, options: ListReaderOptions): PageReader<T> {
 	return async (page) => {
-		const response = await marketplaceRequest<{ data?: RunListRecord[] }>(
+		const response = await marketplaceRequest<{ data?: T[] }>(
 			ctx,
-			{ method: 'GET', path: '/api/results', qs: { page, per_page: pageSize }, idempotent: true },
+			{ method: 'GET', path, qs: { page, per_page: pageSize }, idempotent: true },
 			options.itemIndex ?? 0,
 			options.fieldLabels,
 			options.policy,

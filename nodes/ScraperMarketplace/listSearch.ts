@@ -1,14 +1,16 @@
 import type { ILoadOptionsFunctions, INodeListSearchItems, INodeListSearchResult } from 'n8n-workflow';
 
 import { nextListToken, readListToken } from '../shared/locator';
-import { resultsPageReader } from './api';
-import { LARGEST_RESULTS_PAGE } from './vocabulary';
+import { resultsPageReader, scrapersPageReader } from './api';
+import { LARGEST_RESULTS_PAGE, LARGEST_SCRAPERS_PAGE } from './vocabulary';
 import type { RunListRecord } from './vocabulary';
 
 /**
- * The choices of the editor's `From list` pickers, read from the results list (GET /api/results, newest first): the
- * section C API lists neither scrapers nor runs by themselves. One request per page the user scrolls. The listing has
- * no search parameter, so the user's filter narrows each page here (name, URL or id, case-insensitive).
+ * The choices of the editor's `From list` pickers: scrapers from the scrapers list (GET /api/scrapers), results and
+ * runs from the results list (GET /api/results; the section C API lists no runs by themselves), newest first. One
+ * request per page the user scrolls. The listings have no search parameter, so the user's filter narrows each page
+ * here (name, URL or id, case-insensitive). New records enter at the top and push the rest down, so each page can
+ * meet an entry already shown: the token remembers them and each is listed once.
  */
 
 /** The page the user scrolled to, and whether there is one after it. */
@@ -29,15 +31,35 @@ function shortDate(value: unknown): string {
 
 export async function searchScrapers(this: ILoadOptionsFunctions, filter?: string, paginationToken?: string): Promise<INodeListSearchResult> {
 	const position = readListToken(paginationToken);
+	const { records, next } = await scrapersPageReader(this, LARGEST_SCRAPERS_PAGE)(position.page);
+	const results: INodeListSearchItems[] = [];
+	for (const scraper of records) {
+		if (typeof scraper.id !== 'number') continue;
+		const id = String(scraper.id);
+		const name = scraper.name ? String(scraper.name) : `Scraper ${id}`;
+		if (position.shown.has(id) || !matches(filter, name, id)) continue;
+		position.shown.add(id);
+		const schedule = scraper.scheduled ? ' · scheduled' : '';
+		results.push({ name: `${name} (${id})`, value: id, description: `Updated ${shortDate(scraper.updated_at)}${schedule}` });
+	}
+	return { results, paginationToken: nextListToken(position.page, next !== undefined, position.shown) };
+}
+
+export async function searchResults(this: ILoadOptionsFunctions, filter?: string, paginationToken?: string): Promise<INodeListSearchResult> {
+	const position = readListToken(paginationToken);
 	const { records, more } = await resultsPage(this, position.page);
 	const results: INodeListSearchItems[] = [];
 	for (const record of records) {
-		const id = String(record.scraper_id);
-		if (typeof record.scraper_id !== 'number' || position.shown.has(id)) continue;
-		if (!matches(filter, record.scraper_name, record.scraped_url, id)) continue;
+		if (typeof record.id !== 'number') continue;
+		const id = String(record.id);
+		const scraper = String(record.scraper_name ?? `Scraper ${record.scraper_id}`);
+		if (position.shown.has(id) || !matches(filter, scraper, record.scraped_url, id, record.scraping_run_id)) continue;
 		position.shown.add(id);
-		const name = record.scraper_name ? String(record.scraper_name) : `Scraper ${id}`;
-		results.push({ name: `${name} (${id})`, value: id, description: `Last run ${shortDate(record.created_at)}` });
+		results.push({
+			name: `Result ${id} · ${scraper} · ${String(record.scraped_url ?? '')} · ${String(record.status)} · ${shortDate(record.created_at)}`,
+			value: id,
+			description: `Scraping run ${record.scraping_run_id}`,
+		});
 	}
 	return { results, paginationToken: nextListToken(position.page, more, position.shown) };
 }

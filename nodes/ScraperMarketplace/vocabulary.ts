@@ -24,10 +24,13 @@ export function isTerminalStatus(status: unknown): boolean {
 }
 
 /** What a request is about, for the "was not found (404)" message. */
-export const SUBJECT = { scraper: 'scraper', scrapingRun: 'scraping run' } as const;
+export const SUBJECT = { scraper: 'scraper', scrapingRun: 'scraping run', result: 'result' } as const;
 
 /** The most records one page of GET /api/results carries: the service recommends at most 100 against time-outs. */
 export const LARGEST_RESULTS_PAGE = 100;
+
+/** The most scrapers one page of GET /api/scrapers carries (`per_page`, paged as the results list is). */
+export const LARGEST_SCRAPERS_PAGE = 100;
 
 /** Where a result's `content` keeps its records when it is an object (each scraper names its list its own way). */
 export const LIST_KEYS: readonly string[] = ['records', 'items', 'results', 'data', 'listings', 'leads', 'pdfs', 'jobs'];
@@ -37,6 +40,24 @@ export const DEFAULT_SCRAPED_URL = 'Default';
 
 /** Fields of a run result in a create answer that the run-list shape has not: the nested scraper configuration and the misspelt twin of `scraped_url`. */
 export const CREATE_ONLY_FIELDS: readonly string[] = ['scraper', 'scrapped_url'];
+
+/** C. Scraper object: a scraper of the account (GET /api/scrapers, GET /api/scrapers/{id}, `scraper` of a create). */
+export interface ScraperRecord extends IDataObject {
+	id: number;
+	name: string;
+	url: string[];
+	urls: string[];
+	scheduled: boolean;
+	/** Null when unscheduled. */
+	schedule: IDataObject | null;
+	created_at: string;
+	updated_at: string;
+}
+
+/** The answer of DELETE /api/scraping-runs/{id} and DELETE /api/results/{id}. */
+export interface DeleteAnswer extends IDataObject {
+	deleted: boolean;
+}
 
 /** C. Run-list record: one result (one URL, location query or keyword) of a scraping run. */
 export interface RunListRecord extends IDataObject {

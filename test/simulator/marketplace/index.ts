@@ -156,6 +156,16 @@ export const MARKETPLACE_ROUTES = {
 	latestResults: 'GET /api/results/latest/:scraper_id',
 	scrapingRunHtml: 'GET /api/scraping-runs/html/:scraping_run_id',
 	scrapingRun: 'GET /api/scraping-runs/:id',
+	/** Public facts (section C reads and deletes): the scrapers of the account, one scraper. */
+	listScrapers: 'GET /api/scrapers',
+	scraper: 'GET /api/scrapers/:id',
+	/** Public facts: the newest scraping run of a scraper. */
+	latestScrapingRun: 'GET /api/scraping-runs/latest/:scraper_id',
+	/** Public facts: deletes a scraping run with its results. */
+	deleteScrapingRun: 'DELETE /api/scraping-runs/:id',
+	/** Public facts: one result, and its delete. */
+	result: 'GET /api/results/:id',
+	deleteResult: 'DELETE /api/results/:id',
 	/** Public facts: the account behind the token. */
 	account: 'GET /api/account',
 } as const;
@@ -171,7 +181,8 @@ type Authed = (req: SimRequest, userId: number) => SimReply | Promise<SimReply>;
 /**
  * Section C of the interface (the marketplace API) on its own loopback port: Bearer auth, per-token rate limit,
  * validation naming each invalid field, scrapers whose runs move queued -> running -> succeeded/failed over
- * simulated time, paged results, run HTML and the synchronous job-board scrape.
+ * simulated time, paged scrapers and results, reads and deletes of runs and results, run HTML and the synchronous
+ * job-board scrape.
  */
 export class MarketplaceSimulator extends SimSection {
 	readonly server: SimServer;
@@ -421,6 +432,23 @@ export class MarketplaceSimulator extends SimSection {
 			return this.answer({ data: this.store.listResults(userId, paging.value.page, paging.value.per_page) });
 		}));
 
+		s.route('GET', '/api/results/:id', this.authed((req, userId) => {
+			const id = validatePathId('id', req.params.id);
+			if (!id.ok) return validationFailed(id.errors);
+			const result = this.store.resultOf(userId, id.value);
+			if (!result) return notFound();
+			return this.answer({ data: this.store.runListRecord(result, 'data') });
+		}));
+
+		s.route('DELETE', '/api/results/:id', this.authed((req, userId) => {
+			const id = validatePathId('id', req.params.id);
+			if (!id.ok) return validationFailed(id.errors);
+			const result = this.store.resultOf(userId, id.value);
+			if (!result) return notFound();
+			this.store.deleteResult(result);
+			return this.answer({ deleted: true });
+		}));
+
 		s.route('GET', '/api/results/latest/:scraper_id', this.authed((req, userId) => {
 			const id = validatePathId('scraper_id', req.params.scraper_id);
 			if (!id.ok) return validationFailed(id.errors);
@@ -445,6 +473,39 @@ export class MarketplaceSimulator extends SimSection {
 			const run = this.store.runOf(userId, id.value);
 			if (!run) return notFound();
 			return this.answer({ data: this.store.scrapingRunRecord(run, 'data') });
+		}));
+
+		s.route('DELETE', '/api/scraping-runs/:id', this.authed((req, userId) => {
+			const id = validatePathId('id', req.params.id);
+			if (!id.ok) return validationFailed(id.errors);
+			const run = this.store.runOf(userId, id.value);
+			if (!run) return notFound();
+			this.store.deleteRun(run);
+			return this.answer({ deleted: true });
+		}));
+
+		s.route('GET', '/api/scraping-runs/latest/:scraper_id', this.authed((req, userId) => {
+			const id = validatePathId('scraper_id', req.params.scraper_id);
+			if (!id.ok) return validationFailed(id.errors);
+			const scraper = this.store.scraperOf(userId, id.value);
+			const run = scraper && this.store.latestRun(scraper.id);
+			if (!run) return notFound();
+			return this.answer({ data: this.store.scrapingRunRecord(run, 'data') });
+		}));
+
+		s.route('GET', '/api/scrapers', this.authed((req, userId) => {
+			const paging = validatePaging(req.query);
+			if (!paging.ok) return validationFailed(paging.errors);
+			// Paged as the results list is: `{data}` alone, no total; a page shorter than `per_page` is the last.
+			return this.answer({ data: this.store.listScrapers(userId, paging.value.page, paging.value.per_page) });
+		}));
+
+		s.route('GET', '/api/scrapers/:id', this.authed((req, userId) => {
+			const id = validatePathId('id', req.params.id);
+			if (!id.ok) return validationFailed(id.errors);
+			const scraper = this.store.scraperOf(userId, id.value);
+			if (!scraper) return notFound();
+			return this.answer({ data: this.store.scraperObject(scraper) });
 		}));
 
 		s.route('GET', '/api/account', this.authed((_req, userId) => this.answer({ data: this.account(userId) })));

@@ -197,6 +197,40 @@ export class MarketplaceStore {
 		return run && run.user_id === userId ? run : undefined;
 	}
 
+	/** The user's result, or undefined when it does not exist (or was deleted) or belongs to someone else. */
+	resultOf(userId: number, id: number): StoredResult | undefined {
+		this.materialize();
+		return this.results.find((r) => r.id === id && r.user_id === userId);
+	}
+
+	/**
+	 * The user's scrapers, newest first: `created_at` descending, then `id` descending (scrapers created at the same
+	 * instant: the one created last first), then paged like the results list.
+	 */
+	listScrapers(userId: number, page: number, perPage: number): ScraperObject[] {
+		this.materialize();
+		return [...this.scrapers.values()]
+			.filter((s) => s.user_id === userId)
+			.sort((a, b) => b.created_at - a.created_at || b.id - a.id)
+			.slice((page - 1) * perPage, page * perPage)
+			.map((s) => this.scraperObject(s));
+	}
+
+	/** Deletes a scraping run and every result of it: reads of either answer 404 from now on. */
+	deleteRun(run: StoredRun): void {
+		this.runs.delete(run.id);
+		this.results = this.results.filter((r) => r.scraping_run_id !== run.id);
+	}
+
+	/** Deletes one result; a scraping run left without results is deleted with it (nothing of it is left to read). */
+	deleteResult(result: StoredResult): void {
+		this.results = this.results.filter((r) => r !== result);
+		const run = this.runs.get(result.scraping_run_id);
+		if (!run) return;
+		run.results = run.results.filter((r) => r !== result);
+		if (run.results.length === 0) this.runs.delete(run.id);
+	}
+
 	/**
 	 * Starts a scraping run of the scraper now (POST run, create-and-run): one result per target (URL, location group
 	 * or keyword). Due scheduled runs are created first, so they come before it.

@@ -1,0 +1,45 @@
+import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
+
+import { scrapersPageReader } from '../../api';
+import { LARGEST_SCRAPERS_PAGE } from '../../vocabulary';
+import type { ScraperRecord } from '../../vocabulary';
+import { optionsCollection } from '../../../shared/collections';
+import { readListingLimit, returnAllProperties } from '../../../shared/listing';
+import type { Operation } from '../../../shared/operation';
+import { collectRecords } from '../../../shared/pages';
+import type { PageReader } from '../../../shared/pages';
+
+export const scraperGetMany: Operation = {
+	value: 'getMany',
+	name: 'Get Many',
+	action: 'Get many scrapers',
+	description: 'List the scrapers of your account, newest first, with their IDs for Run or Get Latest',
+	properties: [
+		...returnAllProperties(),
+		optionsCollection([
+			{
+				displayName: 'Page Size',
+				name: 'perPage',
+				type: 'number',
+				typeOptions: { minValue: 1, maxValue: LARGEST_SCRAPERS_PAGE },
+				default: LARGEST_SCRAPERS_PAGE,
+				description: "Scrapers read per request ('per_page'), 1 to 100. Smaller pages take more requests, each answered sooner.",
+			},
+		]),
+	],
+	async execute(itemIndex) {
+		const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
+		const { limit, pageSize } = readListingLimit(this, itemIndex, options.perPage);
+		const pages = scrapersPageReader(this, pageSize, { itemIndex, fieldLabels: { per_page: 'Page Size' } });
+		// New scrapers enter the list at the top and push the rest down a page: one met again is left out.
+		const seen = new Set<number>();
+		const read: PageReader<ScraperRecord> = async (page) => {
+			const { records, next } = await pages(page);
+			const fresh = records.filter((scraper) => !seen.has(scraper.id));
+			for (const scraper of fresh) seen.add(scraper.id);
+			return { records: fresh, next };
+		};
+		const scrapers = await collectRecords(read, 1, limit);
+		return scrapers.map((json): INodeExecutionData => ({ json }));
+	},
+};
