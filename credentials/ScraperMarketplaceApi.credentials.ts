@@ -27,7 +27,7 @@ export class ScraperMarketplaceApi implements ICredentialType {
 			type: 'string',
 			default: '',
 			required: true,
-			placeholder: 'https://app.example.com',
+			placeholder: 'e.g. https://app.example.com',
 			description: 'Address of the marketplace API, without /api',
 		},
 	];

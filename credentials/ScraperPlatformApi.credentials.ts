@@ -28,7 +28,7 @@ export class ScraperPlatformApi implements ICredentialType {
 			type: 'string',
 			default: '',
 			required: true,
-			placeholder: 'https://api.example.com',
+			placeholder: 'e.g. https://api.example.com',
 			description: 'Address of the platform API, without /api/v1',
 		},
 	];

@@ -8,19 +8,29 @@ import { leadCreateAndRunSearch } from './actions/lead/createAndRunSearch';
 import { leadCreateAndRunSocial } from './actions/lead/createAndRunSocial';
 import { pdfCreateAndRun } from './actions/pdf/createAndRun';
 import { realEstatePortalCreateAndRun } from './actions/realEstatePortal/createAndRun';
+import { resultDelete } from './actions/result/delete';
+import { resultGet } from './actions/result/get';
+import { resultGetLatest } from './actions/result/getLatest';
 import { resultGetMany } from './actions/result/getMany';
+import { scraperGet } from './actions/scraper/get';
+import { scraperGetMany } from './actions/scraper/getMany';
 import { scraperRun } from './actions/scraper/run';
+import { scrapingRunDelete } from './actions/scrapingRun/delete';
+import { scrapingRunGet } from './actions/scrapingRun/get';
 import { scrapingRunGetHtml } from './actions/scrapingRun/getHtml';
-import { searchScrapers, searchScrapingRuns } from './listSearch';
+import { scrapingRunGetLatest } from './actions/scrapingRun/getLatest';
+import { searchResults, searchScrapers, searchScrapingRuns } from './listSearch';
 
 const resources: Resource[] = [
 	{ value: 'jobBoard', name: 'Job Board', operations: [jobBoardScrape] },
 	{ value: 'lead', name: 'Lead', operations: [leadCreateAndRunSearch, leadCreateAndRunSocial] },
 	{ value: 'pdf', name: 'PDF', operations: [pdfCreateAndRun] },
 	{ value: 'realEstatePortal', name: 'Real Estate Portal', operations: [realEstatePortalCreateAndRun] },
-	{ value: 'result', name: 'Result', operations: [resultGetMany] },
-	{ value: 'scraper', name: 'Scraper', operations: [scraperRun] },
-	{ value: 'scrapingRun', name: 'Scraping Run', operations: [scrapingRunGetHtml] },
+	// Listed alphabetically by describeResources; the first declared is the default, which saved workflows omit: it
+	// stays the resource's first operation (Get Many, Run, Get HTML), or a saved Get HTML would load as Delete.
+	{ value: 'result', name: 'Result', operations: [resultGetMany, resultDelete, resultGet, resultGetLatest] },
+	{ value: 'scraper', name: 'Scraper', operations: [scraperRun, scraperGet, scraperGetMany] },
+	{ value: 'scrapingRun', name: 'Scraping Run', operations: [scrapingRunGetHtml, scrapingRunDelete, scrapingRunGet, scrapingRunGetLatest] },
 ];
 
 export class ScraperMarketplace implements INodeType {
@@ -30,8 +40,9 @@ export class ScraperMarketplace implements INodeType {
 		icon: { light: 'file:../../icons/scraper.svg', dark: 'file:../../icons/scraper.dark.svg' },
 		group: ['transform'],
 		// 2: id fields became resource locators (From list / By ID); version 1 workflows keep their number fields.
-		version: [1, 2],
-		defaultVersion: 2,
+		// 3: optional parameters moved into Options (Parallel Requests too), Simplify on top, sorting in Sort.
+		version: [1, 2, 3],
+		defaultVersion: 3,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
 		description: 'Scrape job boards, real estate listings, PDF files and leads with ready-made scrapers, and read their results',
 		defaults: { name: 'Scraper Marketplace' },
@@ -43,7 +54,7 @@ export class ScraperMarketplace implements INodeType {
 	};
 
 	methods = {
-		listSearch: { searchScrapers, searchScrapingRuns },
+		listSearch: { searchScrapers, searchScrapingRuns, searchResults },
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {

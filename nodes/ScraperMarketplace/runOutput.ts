@@ -40,7 +40,7 @@ export function runItem(run: TrackedRun, completed: boolean, maxWaitMs?: number)
 	if (run.created_at) item.created_at = run.created_at;
 	if (!completed && maxWaitMs !== undefined) {
 		item.waitTimedOut = true;
-		item.waitMessage = `The run is still ${run.status} after ${inSeconds(maxWaitMs)} s: ${countDone(run)} of ${run.results.length} results done. Read them later with Result > Get Many, or raise Max Wait.`;
+		item.waitMessage = `The run is still ${run.status} after ${inSeconds(maxWaitMs)} s: ${countDone(run)} of ${run.results.length} results done. Read them later with Result > Get Many, or raise 'Max Wait (Seconds)'.`;
 	}
 	return item;
 }
@@ -52,7 +52,7 @@ function notSucceededMessage(result: RunListRecord, maxWaitMs: number | undefine
 		return `The service could not scrape this ${what} (status ${result.status}). Check the input (URL, location or keyword) and run the scraper again.`;
 	}
 	const waited = maxWaitMs === undefined ? '' : ` after ${inSeconds(maxWaitMs)} s`;
-	return `Still ${result.status}${waited}. Read it later with Result > Get Many${maxWaitMs === undefined ? '' : ', or raise Max Wait'}.`;
+	return `Still ${result.status}${waited}. Read it later with Result > Get Many${maxWaitMs === undefined ? '' : ", or raise 'Max Wait (Seconds)'"}.`;
 }
 
 /**

@@ -33,8 +33,9 @@ export class ScraperPlatform implements INodeType {
 		icon: { light: 'file:../../icons/scraper.svg', dark: 'file:../../icons/scraper.dark.svg' },
 		group: ['transform'],
 		// 2: id fields became resource locators (From list / By ID); version 1 workflows keep their plain fields.
-		version: [1, 2],
-		defaultVersion: 2,
+		// 3: optional parameters moved into Options (Parallel Requests too), Simplify on top, sorting in Sort.
+		version: [1, 2, 3],
+		defaultVersion: 3,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
 		description: 'Create and rerun AI scrapers, run bulk jobs, and read results and analytics',
 		defaults: { name: 'Scraper Platform' },

@@ -1,6 +1,6 @@
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
-import { decodeJsonFields, simplifyRecord, splitIntoItems } from '../shared/output';
+import { decodeJsonFields, splitIntoItems } from '../shared/output';
 import type { PageReader } from '../shared/pages';
 import type { RetryPolicy } from '../shared/retry';
 import { apiRequest } from '../shared/transport';
@@ -39,9 +39,8 @@ export async function platformRequest<T = IDataObject>(
 }
 
 /** A result record with `data` decoded when the listing sent it as a JSON string. */
-export function decodeResult(record: IDataObject, simplify = false): IDataObject {
-	const decoded = decodeJsonFields(record);
-	return simplify ? simplifyRecord(decoded) : decoded;
+export function decodeResult(record: IDataObject): IDataObject {
+	return decodeJsonFields(record);
 }
 
 /** Reads one result record (a bulk job is polled this way). */

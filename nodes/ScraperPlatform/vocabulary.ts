@@ -1,3 +1,5 @@
+import type { RecordFields } from '../shared/simplify';
+
 /**
  * The platform API's words (section B of the service interface), declared once: the node, its list pickers and the
  * Bulk Trigger read records with them.
@@ -53,3 +55,28 @@ export const RESULT_SORT_FIELDS = ['createdAt', 'updatedAt', 'id', 'type', 'url'
 export const SORT_ORDERS = ['ASC', 'DESC'] as const;
 export type SortOrder = (typeof SORT_ORDERS)[number];
 export const DATE_RANGE_COLUMNS = ['createdAt', 'updatedAt'] as const;
+
+/** A result record's fields (bulk jobs are result records too): Simplify keeps the ten a sheet or an agent reads most. */
+export const RESULT_FIELDS: RecordFields = {
+	id: 'id',
+	simplified: ['id', 'scraperId', 'url', 'status', 'type', 'data', 'error', 'tokenUsage', 'runtime', 'createdAt'],
+	all: [
+		'id',
+		'scraperId',
+		'userId',
+		'type',
+		'url',
+		'status',
+		'error',
+		'tokenUsage',
+		'runtime',
+		'data',
+		'htmlContent',
+		'htmlPath',
+		'screenshotPath',
+		'recordingPath',
+		'dataPath',
+		'createdAt',
+		'updatedAt',
+	],
+};

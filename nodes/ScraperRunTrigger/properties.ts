@@ -26,7 +26,7 @@ export const triggerProperties: INodeProperties[] = [
 						description: 'A scraper whose finished runs start the workflow',
 						searchListMethod: 'searchScrapers',
 						idPattern: INTEGER_ID_PATTERN,
-						placeholder: '101',
+						example: '101',
 					}),
 				],
 			},

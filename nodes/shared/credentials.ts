@@ -70,7 +70,7 @@ export function credentialProblem(credentials: ICredentialDataDecryptedObject): 
 export function credentialProblemMessage(credentialName: string, credentials: ICredentialDataDecryptedObject): string | undefined {
 	const problem = credentialProblem(credentials);
 	if (!problem) return undefined;
-	return `Invalid "${problem.field}" in the "${credentialName}" credential: ${problem.rule}. ${problem.fix}`;
+	return `Invalid '${problem.field}' in the '${credentialName}' credential: ${problem.rule}. ${problem.fix}`;
 }
 
 // Credentials already checked in this execution (decrypted once per execution, see getCachedCredentials).
@@ -80,7 +80,7 @@ export function checkCredentials(ctx: RequestContext, api: ApiDefinition, creden
 	if (checkedCredentials.has(credentials)) return;
 	const problem = credentialProblem(credentials);
 	if (problem) {
-		throw nodeOperationError(ctx.getNode(), `Invalid "${problem.field}" in the "${api.credentialName}" credential: ${problem.rule}`, {
+		throw nodeOperationError(ctx.getNode(), `Invalid '${problem.field}' in the '${api.credentialName}' credential: ${problem.rule}`, {
 			itemIndex,
 			description: `${problem.fix} Open the credential (${api.credentialName}) to fix it; nothing was sent.`,
 		});

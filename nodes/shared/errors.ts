@@ -136,17 +136,17 @@ export function apiError(node: INode, failure: ApiFailure): NodeApiError {
 		}
 		case status === 401: {
 			message = `${service} did not accept the API token (401 Unauthorized)`;
-			description = `Check the token in the "${credentialName}" credential: it may be mistyped, expired or revoked. Create a new token in the service dashboard if needed.`;
+			description = `Check the token in the '${credentialName}' credential: it may be mistyped, expired or revoked. Create a new token in the service dashboard if needed.`;
 			break;
 		}
 		case status === 403: {
 			message = `The API token has no access to this ${what} (403 Forbidden)`;
-			description = `The token in the "${credentialName}" credential lacks access to this ${subject?.kind ?? 'resource'} or feature. Use the token of the account that owns it, or upgrade the plan.`;
+			description = `The token in the '${credentialName}' credential lacks access to this ${subject?.kind ?? 'resource'} or feature. Use the token of the account that owns it, or upgrade the plan.`;
 			break;
 		}
 		case status === 404: {
 			message = `The ${what} was not found (404)`;
-			description = `Check the ${subject?.kind ?? 'resource'} ID: it must exist and belong to the account of the "${credentialName}" credential.`;
+			description = `Check the ${subject?.kind ?? 'resource'} ID: it must exist and belong to the account of the '${credentialName}' credential.`;
 			break;
 		}
 		case status === 422: {
@@ -161,8 +161,8 @@ export function apiError(node: INode, failure: ApiFailure): NodeApiError {
 			break;
 		}
 		case status >= 500: {
-			message = `${service} had an internal error (${status})${serviceMessage ? `: ${serviceMessage}` : ''}`;
-			description = 'This is on the service side. Try again in a few minutes; if it persists, contact the service support with the time of the error.';
+			message = `${service} could not complete the request (${status})${serviceMessage ? `: ${serviceMessage}` : ''}`;
+			description = 'The service is having trouble on its side. Try again in a few minutes; if it persists, contact its support with the time it happened.';
 			break;
 		}
 		default: {
@@ -200,7 +200,7 @@ export function notJsonError(
 ): NodeApiError {
 	const declared = Array.isArray(options.contentType) ? options.contentType[0] : options.contentType;
 	const as = declared ? ` (declared as ${declared.split(';')[0].trim().slice(0, 60)})` : '';
-	const fixUrl = `Check that the Base URL in the "${api.credentialName}" credential is the API's address, not a web page.`;
+	const fixUrl = `Check that the Base URL in the '${api.credentialName}' credential is the API's address, not a web page.`;
 	const description = request.idempotent
 		? `${options.retried > 0 ? `The node read it ${options.retried + 1} times. ` : ''}${fixUrl}`
 		: `The request reached ${api.service} and may have started work, so the node did not repeat it: check the service's results before running again. ${fixUrl}`;

@@ -32,6 +32,16 @@ export function withItemIndex(ctx: IExecuteFunctions, error: unknown, itemIndex:
 }
 
 /**
+ * Appends n8n's `[item X]` (X as n8n numbers items, from 0) to the message of an error one input item caused:
+ * in the editor and in an error workflow, the message alone then says which item to look at.
+ */
+export function markItem(error: Error, itemIndex: number): Error {
+	// One refusal of a node-wide setting is the error of every item: each gets its own mark in turn.
+	error.message = `${error.message.replace(/ \[item \d+\]$/, '')} [item ${itemIndex}]`;
+	return error;
+}
+
+/**
  * Run as an AI Agent's tool, an error the agent can act on (a refusal, or a settled call that failed upstream)
  * becomes `{ response: <sentence> }` for the model: it reads why and can go on, where a failed tool call would end
  * the execution. Undefined otherwise.
@@ -77,7 +87,7 @@ export async function runForEachItem(
 			try {
 				results[itemIndex] = pairWith(await handler(itemIndex), itemIndex);
 			} catch (error) {
-				const err = withItemIndex(ctx, error, itemIndex);
+				const err = markItem(withItemIndex(ctx, error, itemIndex), itemIndex);
 				const answer = answerForAgent(ctx, err, itemIndex);
 				if (answer) {
 					results[itemIndex] = [answer];

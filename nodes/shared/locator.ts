@@ -11,7 +11,8 @@ export interface IdParameter {
 	searchListMethod: string;
 	/** Shape of a typed id, checked by the editor in By ID mode (the node checks it again before sending). */
 	idPattern: { regex: string; errorMessage: string };
-	placeholder: string;
+	/** An example id, shown after "e.g." in both shapes. */
+	example: string;
 	required?: boolean;
 	/** The parameter as version 1 stored it (a plain text or number field), kept so saved workflows still load. */
 	legacy: Omit<INodeProperties, 'name' | 'displayName' | 'displayOptions'>;
@@ -27,6 +28,7 @@ export function idParameter(spec: IdParameter): INodeProperties[] {
 	return [
 		{
 			...spec.legacy,
+			placeholder: `e.g. ${spec.example}`,
 			displayName: spec.displayName,
 			name: spec.name,
 			required,
@@ -58,7 +60,7 @@ export function locatorProperty(spec: Omit<IdParameter, 'legacy'>): INodePropert
 				displayName: 'By ID',
 				name: 'id',
 				type: 'string',
-				placeholder: spec.placeholder,
+				placeholder: `e.g. ${spec.example}`,
 				validation: [{ type: 'regex', properties: spec.idPattern }],
 			},
 		],

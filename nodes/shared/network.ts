@@ -62,7 +62,7 @@ export function networkCause(error: unknown, peer = 'the server'): NetworkCause 
 	const known = code === undefined ? undefined : CAUSES[code];
 	const message = (error as ClientError | undefined)?.message;
 	// Only the first line of a client's own message: wrapped errors can append request dumps.
-	const fallback = (typeof message === 'string' && message !== '' ? message : 'network error').split('\n')[0].slice(0, 200);
+	const fallback = (typeof message === 'string' && message !== '' ? message : 'network fault').split('\n')[0].slice(0, 200);
 	const text = known?.words ? `${known.words.replace('{peer}', peer)} (${code})` : fallback;
 	return { text, neverSent: known?.neverSent === true, timedOut: known?.timedOut === true };
 }

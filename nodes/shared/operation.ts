@@ -7,6 +7,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { BEFORE_OPTIONS, FROM_OPTIONS, optionsCollection, OPTIONS_VERSION } from './collections';
 import { RequestLimiter, setRequestLimiter } from './concurrency';
 import { answerForAgent, errorItem, runForEachItem, withItemIndex } from './items';
 import { InputValidator } from './validation';
@@ -14,32 +15,70 @@ import { InputValidator } from './validation';
 /** The most requests one node sends at once: the service's highest plan allows 100 per account. */
 export const MAX_PARALLEL_REQUESTS = 100;
 
-const parallelProperty: INodeProperties = {
-	displayName: 'Parallel Requests',
-	name: 'parallel',
-	type: 'collection',
-	placeholder: 'Add Option',
-	default: {},
-	description: "Send several items' requests at once. Output order and pairing stay as the input's.",
-	options: [
+/** The two settings of Parallel Requests; `requestsDefault` is what a newly added setting shows. */
+function parallelSettings(autoDescription: string, requestsDefault: number): INodeProperties[] {
+	return [
 		{
 			displayName: 'Auto',
 			name: 'auto',
 			type: 'boolean',
 			default: false,
-			description:
-				"Whether to find the account's limit by itself: start at 2, grow while answers succeed, halve when the service answers 429 (too many requests). Never above Requests at Once, or 100 when that is not set.",
+			description: autoDescription,
 		},
 		{
 			displayName: 'Requests at Once',
 			name: 'requests',
 			type: 'number',
 			typeOptions: { minValue: 1, maxValue: MAX_PARALLEL_REQUESTS, numberPrecision: 0 },
-			default: 1,
+			default: requestsDefault,
 			description: 'How many items to work on at once (1 to 100). Your plan sets how many the service accepts: free 10, pro 100.',
 		},
-	],
+	];
+}
+
+const AUTO_DESCRIPTION =
+	"Whether to find the account's limit by itself: start at 2, grow while answers succeed, halve when the service answers 429 (too many requests).";
+
+const PARALLEL_DESCRIPTION = "Send several items' requests at once. Output order and pairing stay as the input's.";
+
+/** Before `OPTIONS_VERSION`: a collection of its own below the parameters. */
+const legacyParallelProperty: INodeProperties = {
+	displayName: 'Parallel Requests',
+	name: 'parallel',
+	type: 'collection',
+	placeholder: 'Add Option',
+	default: {},
+	description: PARALLEL_DESCRIPTION,
+	options: parallelSettings(`${AUTO_DESCRIPTION} Never above 'Requests at Once', or 100 when that is not set.`, 1),
+	displayOptions: { show: BEFORE_OPTIONS },
 };
+
+/**
+ * From `OPTIONS_VERSION`: inside Options, as n8n's HTTP Request node keeps Batching. A fixed collection always holds
+ * both settings, so Requests at Once is the ceiling of Auto too, and starts at the free plan's 10.
+ */
+const parallelOption: INodeProperties = {
+	displayName: 'Parallel Requests',
+	name: 'parallel',
+	type: 'fixedCollection',
+	placeholder: 'Add Parallel Requests',
+	default: { settings: {} },
+	description: PARALLEL_DESCRIPTION,
+	options: [{ displayName: 'Parallel Requests', name: 'settings', values: parallelSettings(`${AUTO_DESCRIPTION} Never above 'Requests at Once'.`, 10) }],
+};
+
+/** An operation's parameters with Parallel Requests where the node version keeps it. */
+function withParallel(properties: INodeProperties[]): INodeProperties[] {
+	const fromOptions = JSON.stringify(FROM_OPTIONS['@version']);
+	const options = properties.find((p) => p.name === 'options' && JSON.stringify(p.displayOptions?.show?.['@version']) === fromOptions);
+	const own = properties.map((p) =>
+		p === options ? { ...p, options: [...(p.options as INodeProperties[]), parallelOption].sort((x, y) => x.displayName.localeCompare(y.displayName)) } : p,
+	);
+	const added: INodeProperties[] = options
+		? []
+		: [optionsCollection([parallelOption], { displayOptions: { show: FROM_OPTIONS } })];
+	return [...own, ...added, legacyParallelProperty];
+}
 
 /**
  * Parallel Requests as set (checked, never clamped), or undefined when the user set none. Sets up the node's request
@@ -47,7 +86,8 @@ const parallelProperty: INodeProperties = {
  */
 function readParallel(ctx: IExecuteFunctions): number | undefined {
 	const v = new InputValidator(ctx.getNode(), 0);
-	const options = ctx.getNodeParameter('parallel', 0, {}) as { auto?: unknown; requests?: unknown };
+	const path = ctx.getNode().typeVersion >= OPTIONS_VERSION ? 'options.parallel.settings' : 'parallel';
+	const options = ctx.getNodeParameter(path, 0, {}) as { auto?: unknown; requests?: unknown };
 	const auto = options.auto === undefined ? false : v.boolean(options.auto, 'Auto');
 	if (options.requests === undefined && !auto) return undefined;
 	const max = options.requests === undefined ? MAX_PARALLEL_REQUESTS : v.integer(options.requests, 'Requests at Once', { min: 1, max: MAX_PARALLEL_REQUESTS });
@@ -112,20 +152,23 @@ export function describeResources(resources: Resource[], defaultResource: string
 			type: 'options',
 			noDataExpression: true,
 			displayOptions: { show: { resource: [resource.value] } },
-			options: resource.operations.map(
-				(op): INodePropertyOptions => ({
-					name: op.name,
-					value: op.value,
-					action: op.action,
-					description: op.description,
-				}),
-			),
+			// Listed alphabetically, as n8n lists them; the default stays the first declared (saved workflows omit it).
+			options: resource.operations
+				.map(
+					(op): INodePropertyOptions => ({
+						name: op.name,
+						value: op.value,
+						action: op.action,
+						description: op.description,
+					}),
+				)
+				.sort((x, y) => x.name.localeCompare(y.name)),
 			default: firstOperation,
 		});
 	}
 	for (const resource of resources) {
 		for (const op of resource.operations) {
-			const own = op.parallel ? [...op.properties, parallelProperty] : op.properties;
+			const own = op.parallel ? withParallel(op.properties) : op.properties;
 			for (const property of own) {
 				properties.push(withDisplay(property, { resource: [resource.value], operation: [op.value] }));
 			}

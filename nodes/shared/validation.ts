@@ -15,15 +15,15 @@ export class InputValidator {
 	) {}
 
 	fail(label: string, rule: string, fix: string): never {
-		throw refusal(nodeOperationError(this.node, `Invalid "${label}": ${rule}`, { itemIndex: this.itemIndex, description: fix }));
+		throw refusal(nodeOperationError(this.node, `Invalid '${label}': ${rule}`, { itemIndex: this.itemIndex, description: fix }));
 	}
 
 	requiredString(value: unknown, label: string): string {
 		if (value === undefined || value === null || (typeof value === 'string' && value.trim() === '')) {
-			this.fail(label, 'it is required', `Enter a value for "${label}".`);
+			this.fail(label, 'it is required', `Enter a value for '${label}'.`);
 		}
 		if (typeof value !== 'string' && typeof value !== 'number') {
-			this.fail(label, `it must be text, got ${describe(value)}`, `Enter "${label}" as text.`);
+			this.fail(label, `it must be text, got ${describe(value)}`, `Enter '${label}' as text.`);
 		}
 		return String(value).trim();
 	}
@@ -60,7 +60,7 @@ export class InputValidator {
 	httpUrlList(value: unknown, label: string, options: { required: boolean }): string[] {
 		const list = toList(value);
 		if (options.required && list.length === 0) {
-			this.fail(label, 'at least one URL is required', `Enter one or more URLs in "${label}", one per line or separated by commas.`);
+			this.fail(label, 'at least one URL is required', `Enter one or more URLs in '${label}', one per line or separated by commas.`);
 		}
 		return list.map((entry, i) => this.httpUrl(entry, list.length > 1 ? `${label} (entry ${i + 1})` : label));
 	}
@@ -142,7 +142,7 @@ export class InputValidator {
 	boolean(value: unknown, label: string): boolean {
 		if (typeof value === 'boolean') return value;
 		if (value === 'true' || value === 'false') return value === 'true';
-		this.fail(label, `it must be true or false, got ${describe(value)}`, `Set "${label}" on or off.`);
+		this.fail(label, `it must be true or false, got ${describe(value)}`, `Set '${label}' on or off.`);
 	}
 
 	/** A date picker value (or ISO text) read in the workflow's time zone; returned as a UTC DateTime. */
@@ -163,10 +163,10 @@ export class InputValidator {
 	textList(value: unknown, label: string, separator: RegExp = /[\n,]/): string[] {
 		if (value === undefined || value === null || value === '') return [];
 		if (typeof value === 'string' || typeof value === 'number') return toList(String(value).split(separator));
-		if (!Array.isArray(value)) this.fail(label, `it must be text or a list, got ${describe(value)}`, `Enter "${label}" one per line, or as a list from an expression.`);
+		if (!Array.isArray(value)) this.fail(label, `it must be text or a list, got ${describe(value)}`, `Enter '${label}' one per line, or as a list from an expression.`);
 		value.forEach((entry, i) => {
 			if (typeof entry !== 'string' && typeof entry !== 'number') {
-				this.fail(label, `entry ${i + 1} must be text, got ${describe(entry)}`, `Make every entry of "${label}" a piece of text.`);
+				this.fail(label, `entry ${i + 1} must be text, got ${describe(entry)}`, `Make every entry of '${label}' a piece of text.`);
 			}
 		});
 		return toList(value);
@@ -175,7 +175,7 @@ export class InputValidator {
 	/** Start must be before end, e.g. a reporting window. */
 	range(start: DateTime, end: DateTime, startLabel: string, endLabel: string): void {
 		if (start >= end) {
-			this.fail(endLabel, `it must be after "${startLabel}"`, `Choose a "${endLabel}" later than the "${startLabel}".`);
+			this.fail(endLabel, `it must be after '${startLabel}'`, `Choose a '${endLabel}' later than the '${startLabel}'.`);
 		}
 	}
 }

@@ -4,7 +4,8 @@
 // builds and packs both packages, installs the n8n version(s) into the cache once, installs Debian's chromium when it
 // is missing, then runs the end-to-end jest suite (test/e2e/jest.config.js).
 //
-// Flags: --next (the newer n8n instead), --all (both, then the queue-mode suite), --versions=a,b, --no-browser,
+// Flags: --next (the newer n8n instead), --oldest (n8n 1.121.3, the oldest the README claims), --all (the oldest,
+// 2.8.4 and the newest, then the queue-mode suite), --versions=a,b, --no-browser,
 // --no-build, --queue (only the queue-mode suite: n8n 2.8.4 main + 2 workers + Redis + PostgreSQL,
 // test/e2e/queue.test.ts; installs Debian's redis-server and postgresql with apt-get when missing).
 import { spawn } from 'node:child_process';
@@ -13,7 +14,7 @@ import path from 'node:path';
 
 import { buildAndPack, REPO_ROOT } from './pack';
 import { QUEUE_APT_PACKAGES, missingQueuePackages, queueServicesVersions } from './queue';
-import { N8N_NEXT, N8N_STABLE, cleanEnv, ensureN8n, log, newestInstallableN8n, run } from './runtime';
+import { N8N_NEXT, N8N_OLDEST, N8N_STABLE, cleanEnv, ensureN8n, log, newestInstallableN8n, run } from './runtime';
 
 const CHROMIUM = '/usr/bin/chromium';
 /** The queue-mode suite runs on the newest n8n for Node 20. */
@@ -87,7 +88,7 @@ async function main(): Promise<number> {
 		log(`Newest installable n8n: ${newest.version}${newest.source === 'fallback' ? ` (the registry could not be read: the known-good ${N8N_NEXT})` : ''}`);
 		next = newest.version;
 	}
-	const versions = queueOnly ? [] : listed ? listed.split(',') : argv.includes('--all') ? [N8N_STABLE, next] : argv.includes('--next') ? [next] : [N8N_STABLE];
+	const versions = queueOnly ? [] : listed ? listed.split(',') : argv.includes('--all') ? [N8N_OLDEST, N8N_STABLE, next] : argv.includes('--next') ? [next] : argv.includes('--oldest') ? [N8N_OLDEST] : [N8N_STABLE];
 	const browser = !argv.includes('--no-browser');
 
 	const tarballs = await buildAndPack({ build: !argv.includes('--no-build') });

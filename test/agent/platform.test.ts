@@ -58,8 +58,8 @@ test('Result > Get by an id the model read from the previous tool output', async
 	expect(read.output?.[0]).toEqual(expect.objectContaining({ id: chosen, status: listed[1].status }));
 	expect(sim.server.log.for(ROUTES.result).map((r) => r.path)).toEqual([`/api/v1/results/${chosen}`]);
 	expect(result.toolDescriptions).toEqual({
-		'List Results': 'Get many results with their IDs and status in Scraper Platform',
-		'Get Result': 'Get a result with its extracted data in Scraper Platform',
+		'List Results': 'Get many results in Scraper Platform',
+		'Get Result': 'Get result with extracted data in Scraper Platform',
 	});
 });
 
@@ -71,7 +71,7 @@ test('an id that is not a UUID comes back to the model as a sentence naming the 
 	});
 	expect(result.error).toBeUndefined();
 	const response = (result.observations[0].output?.[0] as IDataObject).response as string;
-	expect(response).toMatch(/^Invalid "Result ID": "the second one" is not a UUID/);
+	expect(response).toMatch(/^Invalid 'Result ID': "the second one" is not a UUID/);
 	expect(sim.server.log.for()).toHaveLength(0);
 });
 
@@ -81,7 +81,7 @@ test('an id the service does not know still fails the execution (a 404 is not a 
 		tools: [getResult],
 		turns: [[{ tool: 'Get Result', input: { resultId: '00000000-0000-4000-8000-000000000000' } }]],
 	});
-	expect(result.error?.message).toBe('The result "00000000-0000-4000-8000-000000000000" was not found (404)');
+	expect(result.error?.message).toBe('The result "00000000-0000-4000-8000-000000000000" was not found (404) [item 0]');
 });
 
 test('Bulk > Start (one request for all items) answers a refused URL list with a sentence too; nothing is sent', async () => {
@@ -102,6 +102,6 @@ test('Bulk > Start (one request for all items) answers a refused URL list with a
 		turns: [[{ tool: 'Start Bulk Job', input: { urls: 'https://shop.example.com/a\nnot a url' } }]],
 	});
 	expect(result.error).toBeUndefined();
-	expect(result.observations[0].output).toEqual([{ response: 'Invalid "URLs (entry 2)": "not a url" is not a valid URL. Enter a full address starting with https:// or http://.' }]);
+	expect(result.observations[0].output).toEqual([{ response: 'Invalid \'URLs (entry 2)\': "not a url" is not a valid URL. Enter a full address starting with https:// or http://.' }]);
 	expect(sim.server.log.for()).toHaveLength(0);
 });

@@ -161,8 +161,8 @@ describe.each(versionsUnderTest())('n8n %s: the AI Agent uses our nodes as tools
 		// What the model was offered: our two tools, described with what they return and cost, and the arguments.
 		const offered = sim.model.requests[0].tools?.map((t) => ({ name: t.function.name, description: t.function.description, args: Object.keys((t.function.parameters as { properties?: object })?.properties ?? {}) }));
 		expect(offered?.sort((a, b) => a.name.localeCompare(b.name))).toEqual([
-			{ name: 'Fetch_Page', description: 'Fetch a web page as Markdown (0.01 USDC per page, paid from your wallet) in Scraper Gateway', args: ['url'] },
-			{ name: 'Search_Web', description: 'Search the web for titles, links and snippets (0.01 USDC per search, paid from your wallet) in Scraper Gateway', args: ['query'] },
+			{ name: 'Fetch_Page', description: 'Fetch page as Markdown (0.01 USDC per page, paid from wallet) in Scraper Gateway', args: ['url'] },
+			{ name: 'Search_Web', description: 'Search web for titles, links and snippets (0.01 USDC per search, paid from wallet) in Scraper Gateway', args: ['query'] },
 		]);
 
 		// The search the model asked for, then the three pages it chose from the results.

@@ -387,11 +387,11 @@ describe.each(browserVersions)('the demo (n8n %s) in chromium', (version) => {
 		expect({ http: good.http, status: good.data.status }).toEqual({ http: 200, status: 'OK' });
 		const badUrl = await testCredential('scraperPlatformApi', { ...platform, baseUrl: 'ftp://api.example.com' });
 		expect(badUrl.data.status).toBe('Error');
-		expect(badUrl.data.message).toMatch(/^Invalid "Base URL" in the "Scraper Platform API" credential: only http and https are allowed/);
+		expect(badUrl.data.message).toMatch(/^Invalid 'Base URL' in the 'Scraper Platform API' credential: only http and https are allowed/);
 		const marketplace = { apiToken: ready.simulator.marketplaceToken, baseUrl: ready.simulator.marketplaceUrl };
 		expect((await testCredential('scraperMarketplaceApi', marketplace)).data.status).toBe('OK');
 		const badToken = await testCredential('scraperMarketplaceApi', { ...marketplace, apiToken: `${marketplace.apiToken}\n` });
-		expect(badToken.data.message).toMatch(/^Invalid "API Token" in the "Scraper Marketplace API" credential: it contains a line break/);
+		expect(badToken.data.message).toMatch(/^Invalid 'API Token' in the 'Scraper Marketplace API' credential: it contains a line break/);
 		expect(JSON.stringify([badUrl, badToken])).not.toContain(marketplace.apiToken);
 	});
 

@@ -56,6 +56,15 @@ const urlsInput = (urls: string[]) => urls.map((url) => ({ url }));
 const fetchParams = (extra: IDataObject = {}) => ({ resource: 'page', operation: 'fetch', url: '={{ $json.url }}', ...extra });
 
 describe('Page: Fetch pays 0.01 USDC per page on chain, one round trip per paid item', () => {
+	test('Simplify (on by default) keeps the page, its cost and its receipt: at most ten fields; version 1 keeps them all', async () => {
+		const current = await run(0, { parameters: fetchParams(), input: urlsInput(['https://example.com/simple']) });
+		expect(current.error).toBeUndefined();
+		expect(Object.keys(current.items[0].json)).toEqual(['url', 'markdown', 'html', 'screenshot', 'tokenUsage', 'runtime', 'payment']);
+		const v1 = await run(0, { parameters: fetchParams(), input: urlsInput(['https://example.com/simple']), typeVersion: 1 });
+		expect(v1.error).toBeUndefined();
+		expect(v1.items[0].json).toMatchObject({ ok: true, service: 'fetchHtml', upstreamError: null, retryCount: 0 });
+	});
+
 	test('N items: payer -N x 10000, payee +N x 10000, every receipt on chain, one request per paid item after the first', async () => {
 		const wallet = sim.testWallets[0];
 		const urls = ['https://example.com/pricing', 'https://news.example.org/today', 'https://shop.example.net/cart', 'https://docs.example.io/start'];
@@ -64,7 +73,8 @@ describe('Page: Fetch pays 0.01 USDC per page on chain, one round trip per paid 
 		const settlementsStart = sim.settlements.length;
 		const inFlight = trackInFlight(logStart);
 
-		const result = await run(0, { parameters: fetchParams(), input: urlsInput(urls) });
+		// Simplify off: every field of the page, as the gateway reported it.
+		const result = await run(0, { parameters: fetchParams({ simplify: false }), input: urlsInput(urls) });
 		sim.setBeforeSettleHook(undefined);
 
 		expect(result.error).toBeUndefined();
@@ -138,7 +148,7 @@ describe('Page: Fetch pays 0.01 USDC per page on chain, one round trip per paid 
 	test('html/markdown/screenshot off: upstream gives "", "" and null, and the output has no binary', async () => {
 		const logStart = sim.server.log.entries.length;
 		const result = await run(0, {
-			parameters: fetchParams({ additionalFields: { html: false, markdown: false, screenshot: false } }),
+			parameters: fetchParams({ simplify: false, additionalFields: { html: false, markdown: false, screenshot: false } }),
 			input: urlsInput(['https://example.com/toggles']),
 		});
 		expect(result.error).toBeUndefined();

@@ -177,7 +177,7 @@ describe('after a signed payment is sent, nothing is ever sent again for that it
 		const [settlement] = settlements;
 		expect(settlement.upstreamOk).toBe(false);
 		expect(result.error?.message).toBe(
-			`The gateway charged 0.01 USDC (transaction ${settlement.transaction}, payer ${wallet.address}) but fetching https://example.com/sim-fail upstream failed: ${'Upstream request failed: target answered HTTP 502 Bad Gateway (after 3 attempts)'}`,
+			`The gateway charged 0.01 USDC (transaction ${settlement.transaction}, payer ${wallet.address}) but fetching https://example.com/sim-fail upstream failed: ${'Upstream request failed: target answered HTTP 502 Bad Gateway (after 3 attempts)'} [item 0]`,
 		);
 		expect(result.error?.description).toMatch(/does not refund it/);
 		expect(await sim.txExists(settlement.transaction)).toBe(true);
@@ -200,7 +200,7 @@ describe('after a signed payment is sent, nothing is ever sent again for that it
 		expect(result.items).toEqual([
 			{
 				json: expect.objectContaining({
-					error: `The gateway charged 0.01 USDC (transaction ${settlement.transaction}, payer ${sim.testWallets[0].address}) but the search for "sim-fail engine" upstream failed: Upstream search failed: engine answered HTTP 503 (simulated)`,
+					error: `The gateway charged 0.01 USDC (transaction ${settlement.transaction}, payer ${sim.testWallets[0].address}) but the search for "sim-fail engine" upstream failed: Upstream search failed: engine answered HTTP 503 (simulated) [item 0]`,
 				}),
 				pairedItem: { item: 0 },
 			},
@@ -219,7 +219,7 @@ describe('after a signed payment is sent, nothing is ever sent again for that it
 		});
 		expect(Date.now() - started).toBeLessThan(2500);
 		const message = result.error?.message ?? '';
-		const match = /^The payment may have been charged: no complete answer within the 1 s deadline after a signed payment of 0\.01 USDC was sent \(payer (0x[0-9a-fA-F]{40}), nonce (0x[0-9a-f]{64}), amount 0\.01 USDC, network eip155:31337\)$/.exec(message);
+		const match = /^The payment may have been charged: no complete answer within the 1 s deadline after a signed payment of 0\.01 USDC was sent \(payer (0x[0-9a-fA-F]{40}), nonce (0x[0-9a-f]{64}), amount 0\.01 USDC, network eip155:31337\) \[item 0\]$/.exec(message);
 		expect(match).not.toBeNull();
 		const [, payer, nonce] = match!;
 		expect(payer).toBe(wallet.address);
@@ -246,7 +246,7 @@ describe('after a signed payment is sent, nothing is ever sent again for that it
 		const result = await fetchPages({ urls: ['https://example.com/c1', 'https://example.com/c2', 'https://example.com/c3'], continueOnFail: true });
 		const json = jsonOf(result.items);
 		expect(json[0].payment).toBeDefined();
-		expect(json[1].error).toMatch(/^The payment may have been charged: (connection reset by the gateway|connection closed by the gateway|other side closed).* \(payer 0x[0-9a-fA-F]{40}, nonce 0x[0-9a-f]{64}, amount 0\.01 USDC, network eip155:31337\)$/);
+		expect(json[1].error).toMatch(/^The payment may have been charged: (connection reset by the gateway|connection closed by the gateway|other side closed).* \(payer 0x[0-9a-fA-F]{40}, nonce 0x[0-9a-f]{64}, amount 0\.01 USDC, network eip155:31337\) \[item 1\]$/);
 		expect(json[2].payment).toBeDefined();
 		expect(result.items.map((i) => i.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
 		// 1 unpaid + 3 signed: the reset call was not sent again.
@@ -271,7 +271,7 @@ describe('after a signed payment is sent, nothing is ever sent again for that it
 	test('an unreachable gateway before any payment: nothing was paid', async () => {
 		const before = await snapshot();
 		const result = await fetchPages({ urls: ['https://example.com/x'], credential: { baseUrl: 'http://127.0.0.1:1' } });
-		expect(result.error?.message).toMatch(/^Could not reach the gateway: connection refused \(ECONNREFUSED\); nothing was paid$/);
+		expect(result.error?.message).toMatch(/^Could not reach the gateway: connection refused \(ECONNREFUSED\); nothing was paid \[item 0\]$/);
 		expect(await snapshot()).toEqual(before);
 	});
 });
@@ -286,7 +286,7 @@ test('Continue On Fail: every item gets its output or its error, in order and pa
 	const settlements = sim.settlements.slice(before.settlements);
 	expect(settlements.map((s) => s.target)).toEqual([urls[0], urls[2], urls[3]]);
 	expect(json[0]).toMatchObject({ url: urls[0], payment: { transaction: settlements[0].transaction } });
-	expect(json[1].error).toMatch(/^Invalid "URL": "http:\/\/localhost\/admin": it must point to a public host/);
+	expect(json[1].error).toMatch(/^Invalid 'URL': "http:\/\/localhost\/admin": it must point to a public host/);
 	expect(json[2].error).toContain(`charged 0.01 USDC (transaction ${settlements[1].transaction}`);
 	expect(json[3]).toMatchObject({ url: urls[3], payment: { transaction: settlements[2].transaction } });
 	// Item 1 never reached the gateway: 1 unpaid + 3 paid requests.

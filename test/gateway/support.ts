@@ -1,7 +1,7 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals, no-console -- test code in plain Node: it wraps process.stdout/stderr and the console to prove the private key never reaches a log line */
 import type { ICredentialDataDecryptedObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
-import { allText, runNode } from '../harness';
+import { allText, runNode, withoutItemMark } from '../harness';
 import type { RunResult } from '../harness';
 import { GatewaySimulator } from '../simulator/gateway';
 
@@ -162,5 +162,5 @@ export function expectNothingLeft(trace: RunTrace): NonNullable<RunResult['error
 	expect(trace.result.error).toBeDefined();
 	const { requests, signatures, settlements, rejections, spent, received } = trace;
 	expect({ requests, signatures, settlements, rejections, spent, received }).toEqual({ requests: 0, signatures: 0, settlements: 0, rejections: 0, spent: 0n, received: 0n });
-	return trace.result.error as NonNullable<RunResult['error']>;
+	return withoutItemMark(trace.result.error as NonNullable<RunResult['error']>);
 }

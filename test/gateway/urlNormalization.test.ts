@@ -92,7 +92,7 @@ describe('Page: Fetch refuses what normalising would change, before anything is 
 		await fc.assert(
 			fc.asyncProperty(injectedUrl, async (url) => {
 				const error = await runRejected(url);
-				expect(error.message).toMatch(/^Invalid "URL": "/);
+				expect(error.message).toMatch(/^Invalid 'URL': "/);
 				expect(error.message).toContain(expectedRule(url));
 				expect(error.description).toMatch(/control characters|%5C|%25/);
 			}),
@@ -131,7 +131,7 @@ describe('Page: Fetch refuses what normalising would change, before anything is 
 	];
 	test.each(spellings)('%s', async (_label, url, rule) => {
 		const error = await runRejected(url);
-		expect(error.message).toMatch(/^Invalid "URL": "/);
+		expect(error.message).toMatch(/^Invalid 'URL': "/);
 		expect(error.message).toMatch(rule);
 		expect(error.description).toBeTruthy();
 	});

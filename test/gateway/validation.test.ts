@@ -24,11 +24,11 @@ const fetchWith = (url: string, additionalFields: IDataObject = {}): INodeParame
 
 describe('Page: Fetch rejects invalid input before any request and any signature', () => {
 	const badUrls: Array<[string, string, RegExp]> = [
-		['empty (from an expression)', '={{ "" }}', /^Invalid "URL": it is required/],
-		['not a URL', 'example dot com', /^Invalid "URL": "example dot com": it is not a valid absolute URL/],
+		['empty (from an expression)', '={{ "" }}', /^Invalid 'URL': it is required/],
+		['not a URL', 'example dot com', /^Invalid 'URL': "example dot com": it is not a valid absolute URL/],
 		['ftp scheme', 'ftp://example.com/file.txt', /only http and https URLs are allowed, got "ftp"/],
 		['file scheme', 'file:///etc/passwd', /only http and https URLs are allowed, got "file"/],
-		['credentials', 'https://user:secret@example.com/private', /^Invalid "URL": the URL: it must not contain a user name or password/],
+		['credentials', 'https://user:secret@example.com/private', /^Invalid 'URL': the URL: it must not contain a user name or password/],
 		['user only', 'https://user@example.com/', /must not contain a user name or password/],
 		['localhost', 'http://localhost:8080/admin', /localhost is localhost/],
 		['localhost subdomain', 'http://app.localhost/', /is a local-network name/],
@@ -61,24 +61,24 @@ describe('Page: Fetch rejects invalid input before any request and any signature
 	test.each(badUrls)('URL: %s', async (_label, url, message) => {
 		const error = await runRejected(fetchWith(url));
 		expect(error.message).toMatch(message);
-		expect(error.message).toMatch(/^Invalid "URL"/);
-		expect(error.description).toMatch(url.startsWith('=') ? /Enter a value for "URL"/ : /public web page/);
+		expect(error.message).toMatch(/^Invalid 'URL'/);
+		expect(error.description).toMatch(url.startsWith('=') ? /Enter a value for 'URL'/ : /public web page/);
 		// The message and description never repeat a URL's password.
 		expect(`${error.message}\n${error.description}`).not.toContain('secret');
 	});
 
 	const badFields: Array<[string, IDataObject, RegExp]> = [
-		['proxyCountry of three letters', { proxyCountry: 'usa' }, /^Invalid "Proxy Country": "usa" is not a two-letter country code \(\^\[a-zA-Z\]\{2\}\$\)/],
-		['proxyCountry with a digit', { proxyCountry: 'u1' }, /^Invalid "Proxy Country"/],
-		['maxRetries below 0', { maxRetries: -1 }, /^Invalid "Max Retries": -1 is out of range from 0 to 10/],
-		['maxRetries above 10', { maxRetries: 11 }, /^Invalid "Max Retries": 11 is out of range from 0 to 10/],
-		['maxRetries not whole', { maxRetries: 2.5 }, /^Invalid "Max Retries": it must be a whole number/],
-		['timeout 0', { timeout: 0 }, /^Invalid "Timeout \(Seconds\)": 0 is out of range from 1 to 300/],
-		['timeout 301', { timeout: 301 }, /^Invalid "Timeout \(Seconds\)": 301 is out of range from 1 to 300/],
-		['tokenCap 0', { tokenCap: 0 }, /^Invalid "Token Cap": 0 is out of range from 1 to 10000/],
-		['tokenCap 10001', { tokenCap: 10001 }, /^Invalid "Token Cap": 10001 is out of range from 1 to 10000/],
-		['waitForSelector over 1000 characters', { waitForSelector: `#${'a'.repeat(1000)}` }, /^Invalid "Wait for Selector": it is 1001 characters long, the limit is 1000/],
-		['waitUntil outside the enum', { waitUntil: 'idle' }, /^Invalid "Wait Until": "idle" is not one of domcontentloaded, load, networkidle/],
+		['proxyCountry of three letters', { proxyCountry: 'usa' }, /^Invalid 'Proxy Country': "usa" is not a two-letter country code \(\^\[a-zA-Z\]\{2\}\$\)/],
+		['proxyCountry with a digit', { proxyCountry: 'u1' }, /^Invalid 'Proxy Country'/],
+		['maxRetries below 0', { maxRetries: -1 }, /^Invalid 'Max Retries': -1 is out of range from 0 to 10/],
+		['maxRetries above 10', { maxRetries: 11 }, /^Invalid 'Max Retries': 11 is out of range from 0 to 10/],
+		['maxRetries not whole', { maxRetries: 2.5 }, /^Invalid 'Max Retries': it must be a whole number/],
+		['timeout 0', { timeout: 0 }, /^Invalid 'Timeout \(Seconds\)': 0 is out of range from 1 to 300/],
+		['timeout 301', { timeout: 301 }, /^Invalid 'Timeout \(Seconds\)': 301 is out of range from 1 to 300/],
+		['tokenCap 0', { tokenCap: 0 }, /^Invalid 'Token Cap': 0 is out of range from 1 to 10000/],
+		['tokenCap 10001', { tokenCap: 10001 }, /^Invalid 'Token Cap': 10001 is out of range from 1 to 10000/],
+		['waitForSelector over 1000 characters', { waitForSelector: `#${'a'.repeat(1000)}` }, /^Invalid 'Wait for Selector': it is 1001 characters long, the limit is 1000/],
+		['waitUntil outside the enum', { waitUntil: 'idle' }, /^Invalid 'Wait Until': "idle" is not one of domcontentloaded, load, networkidle/],
 	];
 	test.each(badFields)('%s', async (_label, additionalFields, message) => {
 		const error = await runRejected(fetchWith('https://example.com/page', additionalFields));
@@ -108,10 +108,10 @@ describe('Page: Fetch rejects invalid input before any request and any signature
 
 describe('Search: Web rejects invalid input before any request', () => {
 	const cases: Array<[string, IDataObject, RegExp]> = [
-		['empty query', { query: '={{ "  " }}' }, /^Invalid "Query": it is required/],
-		['country of three letters', { query: 'x', additionalFields: { country: 'deu' } }, /^Invalid "Country": "deu" is not a two-letter country code/],
-		['language as a word', { query: 'x', additionalFields: { language: 'english' } }, /^Invalid "Language": "english" is not a language code/],
-		['page 0', { query: 'x', additionalFields: { page: 0 } }, /^Invalid "Page": 0 is out of range of at least 1/],
+		['empty query', { query: '={{ "  " }}' }, /^Invalid 'Query': it is required/],
+		['country of three letters', { query: 'x', additionalFields: { country: 'deu' } }, /^Invalid 'Country': "deu" is not a two-letter country code/],
+		['language as a word', { query: 'x', additionalFields: { language: 'english' } }, /^Invalid 'Language': "english" is not a language code/],
+		['page 0', { query: 'x', additionalFields: { page: 0 } }, /^Invalid 'Page': 0 is out of range of at least 1/],
 	];
 	test.each(cases)('%s', async (_label, fields, message) => {
 		const error = await runRejected({ resource: 'search', operation: 'web', ...(fields as INodeParameters) });
@@ -122,17 +122,17 @@ describe('Search: Web rejects invalid input before any request', () => {
 describe('x402 Wallet credential is checked locally; the key is never repeated', () => {
 	const key = () => gw.sim.testWallets[0].privateKey;
 	const cases: Array<[string, () => ICredentialDataDecryptedObject, RegExp]> = [
-		['empty key', () => ({ privateKey: '' }), /^Invalid "Private Key" in the "x402 Wallet" credential: it is empty/],
-		['key without 0x', () => ({ privateKey: key().slice(2) }), /^Invalid "Private Key" in the "x402 Wallet" credential: it must be 0x followed by 64 hexadecimal characters \(got 64 characters, without the 0x prefix\)/],
-		['key too short', () => ({ privateKey: key().slice(0, 40) }), /^Invalid "Private Key".*got 40 characters/],
-		['key not hexadecimal', () => ({ privateKey: `0x${'z'.repeat(64)}` }), /^Invalid "Private Key".*0x followed by 64 hexadecimal/],
-		['key zero', () => ({ privateKey: `0x${'0'.repeat(64)}` }), /^Invalid "Private Key".*not a valid secp256k1 private key/],
-		['custom network malformed', () => ({ customNetwork: 'anvil' }), /^Invalid "Custom Network".*"anvil" is not an EVM network id of the form eip155:<chain id>/],
-		['token missing on a custom network', () => ({ usdcAddress: '' }), /^Invalid "USDC Token Address".*required for a custom network/],
-		['token not an address', () => ({ usdcAddress: '0x1234' }), /^Invalid "USDC Token Address".*"0x1234" is not an address/],
-		['max price zero', () => ({ maxPricePerRequest: 0 }), /^Invalid "Max Price per Request \(USDC\)".*0 is not a positive amount/],
-		['pinned payee not an address', () => ({ payTo: 'the gateway' }), /^Invalid "Pinned Payee Address"/],
-		['gateway URL not http', () => ({ baseUrl: 'gateway.example.com' }), /^Invalid "Gateway Base URL"/],
+		['empty key', () => ({ privateKey: '' }), /^Invalid 'Private Key' in the 'x402 Wallet' credential: it is empty/],
+		['key without 0x', () => ({ privateKey: key().slice(2) }), /^Invalid 'Private Key' in the 'x402 Wallet' credential: it must be 0x followed by 64 hexadecimal characters \(got 64 characters, without the 0x prefix\)/],
+		['key too short', () => ({ privateKey: key().slice(0, 40) }), /^Invalid 'Private Key'.*got 40 characters/],
+		['key not hexadecimal', () => ({ privateKey: `0x${'z'.repeat(64)}` }), /^Invalid 'Private Key'.*0x followed by 64 hexadecimal/],
+		['key zero', () => ({ privateKey: `0x${'0'.repeat(64)}` }), /^Invalid 'Private Key'.*not a valid secp256k1 private key/],
+		['custom network malformed', () => ({ customNetwork: 'anvil' }), /^Invalid 'Custom Network'.*"anvil" is not an EVM network id of the form eip155:<chain id>/],
+		['token missing on a custom network', () => ({ usdcAddress: '' }), /^Invalid 'USDC Token Address'.*required for a custom network/],
+		['token not an address', () => ({ usdcAddress: '0x1234' }), /^Invalid 'USDC Token Address'.*"0x1234" is not an address/],
+		['max price zero', () => ({ maxPricePerRequest: 0 }), /^Invalid 'Max Price per Request \(USDC\)'.*0 is not a positive amount/],
+		['pinned payee not an address', () => ({ payTo: 'the gateway' }), /^Invalid 'Pinned Payee Address'/],
+		['gateway URL not http', () => ({ baseUrl: 'gateway.example.com' }), /^Invalid 'Gateway Base URL'/],
 	];
 	test.each(cases)('%s: named error, no request, no signature', async (_label, overrides, message) => {
 		const error = await runRejected({ ...fetchWith('https://example.com/'), url: 'https://example.com/' }, overrides());
@@ -169,7 +169,7 @@ describe('x402 Wallet credential is checked locally; the key is never repeated',
 		const badKey = generatePrivateKey().slice(2);
 		const result = await test({ ...walletCredential(gw.sim, { privateKey: badKey }).x402WalletApi });
 		expect(result.status).toBe('Error');
-		expect(result.message).toMatch(/^Invalid "Private Key": it must be 0x followed by 64 hexadecimal characters/);
+		expect(result.message).toMatch(/^Invalid 'Private Key': it must be 0x followed by 64 hexadecimal characters/);
 		expect(containsKey(result.message, badKey)).toBe(false);
 		// Base defaults: no token address needed; the network name is shown.
 		const base = await test({ privateKey: generatePrivateKey(), baseUrl: 'https://gateway.example.com', network: 'eip155:8453', usdcAddress: '', maxPricePerRequest: 0.01, payTo: '' });

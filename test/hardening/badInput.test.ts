@@ -51,22 +51,22 @@ const OPERATIONS: OperationCase[] = [
 		node: 'scraperPlatform',
 		resource: 'aiScraper',
 		operation: 'createAndRun',
-		baseline: { url: 'https://shop.example.com/', prompt: 'Every product title', agent: 'listing', additionalFields: {}, output: {} },
+		baseline: { url: 'https://shop.example.com/', prompt: 'Every product title', agent: 'listing', additionalFields: {} },
 	},
 	{ node: 'scraperPlatform', resource: 'aiScraper', operation: 'rerun', baseline: { scraperId: UUID, url: 'https://shop.example.com/p/2', mapOptions: {}, output: {} } },
-	{ node: 'scraperPlatform', resource: 'analytics', operation: 'getStatusSummary', baseline: { domain: 'example.com', ...DATES, additionalFields: {}, split: false } },
+	{ node: 'scraperPlatform', resource: 'analytics', operation: 'getStatusSummary', baseline: { domain: 'example.com', ...DATES, additionalFields: {}, options: { split: false } } },
 	{ node: 'scraperPlatform', resource: 'analytics', operation: 'getProxyBandwidth', baseline: { ...DATES } },
 	{ node: 'scraperPlatform', resource: 'bulk', operation: 'start', baseline: { scraperId: UUID, urlSource: 'list', urls: 'https://a.example.com/1', ...WAIT, bulkOutput: 'job' } },
 	{ node: 'scraperPlatform', resource: 'bulk', operation: 'get', baseline: { bulkId: UUID, ...WAIT, bulkOutput: 'job' } },
 	{ node: 'scraperPlatform', resource: 'bulk', operation: 'cancel', baseline: { bulkId: UUID } },
-	{ node: 'scraperPlatform', resource: 'result', operation: 'get', baseline: { resultId: UUID, output: {} } },
-	{ node: 'scraperPlatform', resource: 'result', operation: 'getMany', baseline: { returnAll: false, limit: 10, sortField: 'createdAt', sortOrder: 'DESC', filters: { startAt: '2026-01-01T00:00:00' }, options: {} } },
+	{ node: 'scraperPlatform', resource: 'result', operation: 'get', baseline: { resultId: UUID, options: {} } },
+	{ node: 'scraperPlatform', resource: 'result', operation: 'getMany', baseline: { returnAll: false, limit: 10, sort: { rule: { sortField: 'createdAt', sortOrder: 'DESC' } }, filters: { startAt: '2026-01-01T00:00:00' }, options: {} } },
 	{ node: 'scraperMarketplace', resource: 'result', operation: 'getMany', baseline: { returnAll: false, limit: 10, options: {} } },
 	{
 		node: 'scraperMarketplace',
 		resource: 'jobBoard',
 		operation: 'scrape',
-		baseline: { urls: 'https://jobs.example.com/remote', schema: JOB_SCHEMA, min: 10, max: 20, timeout: 180, split: false },
+		baseline: { urls: 'https://jobs.example.com/remote', schema: JOB_SCHEMA, options: { min: 10, max: 20, timeout: 180, split: false } },
 		overrides: {
 			schema: { kind: 'skip', why: 'generated schemas have their own test: test/marketplace/jobBoardSchema.test.ts' },
 			// Each within its own range and Min not above Max (the baseline's other one: 20 and 10).
@@ -181,7 +181,7 @@ describe.each(OPERATIONS)('$node $resource > $operation', (op) => {
 					totals.refusedByN8n++;
 					return;
 				}
-				expect(result.error?.message ?? `no error for ${drawn.describe}`).toContain(`"${parameter.label}`);
+				expect(result.error?.message ?? `no error for ${drawn.describe}`).toContain(`'${parameter.label}'`);
 				expect(result.error?.description ?? '').not.toBe('');
 			}),
 			{ numRuns: INVALID_RUNS },
@@ -197,7 +197,7 @@ describe.each(OPERATIONS)('$node $resource > $operation', (op) => {
 					const result = await run(op, withValue(op.baseline, parameter.path, drawn.stored), 300);
 					// It may still fail at the service (an id that does not exist), but never as invalid input.
 					expect(result).toBeDefined();
-					expect(result?.error?.message ?? '').not.toMatch(/^Invalid "/);
+					expect(result?.error?.message ?? '').not.toMatch(/^Invalid '/);
 				}),
 				{ numRuns: VALID_RUNS },
 			);
@@ -208,7 +208,7 @@ describe.each(OPERATIONS)('$node $resource > $operation', (op) => {
 /** Counterexamples fast-check found (each was accepted, and sent, before the fix): kept as fixed cases. */
 const FOUND: Array<{ op: [string, string, string]; path: [string] | [string, string]; stored: unknown; label: string }> = [
 	{ op: ['scraperPlatform', 'bulk', 'start'], path: ['scraperId'], stored: '00000000-0000-1000-8000-000000000000x', label: 'Scraper ID' },
-	{ op: ['scraperPlatform', 'result', 'getMany'], path: ['options', 'simplify'], stored: '={{ [true] }}', label: 'Simplify' },
+	{ op: ['scraperPlatform', 'result', 'getMany'], path: ['simplify'], stored: '={{ [true] }}', label: 'Simplify' },
 	{ op: ['scraperPlatform', 'result', 'getMany'], path: ['filters', 'endAt'], stored: '={{ false }}', label: 'To' },
 	{ op: ['scraperMarketplace', 'result', 'getMany'], path: ['options', 'split'], stored: '={{ "yes" }}', label: 'Split Into Items' },
 	{ op: ['scraperMarketplace', 'realEstatePortal', 'createAndRun'], path: ['locations'], stored: '={{ [{}] }}', label: 'Locations' },
@@ -222,7 +222,7 @@ describe('counterexamples found, as fixed cases', () => {
 		const before = requestsSeen();
 		const result = await run(op, withValue(op.baseline, found.path, found.stored));
 		expect(requestsSeen() - before).toBe(0);
-		expect(result?.error?.message).toMatch(new RegExp(`^Invalid "${found.label.replace(/[()]/g, '\\$&')}"`));
+		expect(result?.error?.message).toMatch(new RegExp(`^Invalid '${found.label.replace(/[()]/g, '\\$&')}'`));
 	});
 });
 
@@ -278,7 +278,7 @@ describe('credential fields', () => {
 				const sent = requestsSeen() - before;
 				totals.requestsFromInvalid += sent;
 				expect(sent).toBe(0);
-				expect(result.error?.message).toMatch(new RegExp(`^Invalid "${label}" in the "${c.credential}" credential: `));
+				expect(result.error?.message).toMatch(new RegExp(`^Invalid '${label}' in the '${c.credential}' credential: `));
 				expect(result.error?.description).toContain(`Open the credential (${c.credential})`);
 			}),
 			{ numRuns: INVALID_RUNS * 4 },
@@ -290,7 +290,7 @@ describe('credential fields', () => {
 			fc.asyncProperty(fc.stringMatching(/^[A-Za-z0-9_.-]{8,40}$/), fc.boolean(), async (apiToken, trailingSlash) => {
 				totals.validCases++;
 				const result = await runWith(c, { apiToken, baseUrl: `${c.url()}${trailingSlash ? '/' : ''}` });
-				expect(result.error?.message ?? '').not.toMatch(/^Invalid "/);
+				expect(result.error?.message ?? '').not.toMatch(/^Invalid '/);
 				expect(result.error?.message).toMatch(/did not accept the (API )?token/);
 			}),
 			{ numRuns: VALID_RUNS * 3 },

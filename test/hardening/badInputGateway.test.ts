@@ -61,7 +61,7 @@ describe.each(OPERATIONS)('Scraper Gateway $resource > $operation', (op) => {
 					throw error;
 				}
 				expectNothingLeftCounted(counted);
-				expect(counted.result.error?.message ?? `no error for ${drawn.describe}`).toContain(`"${parameter.label}`);
+				expect(counted.result.error?.message ?? `no error for ${drawn.describe}`).toContain(`'${parameter.label}'`);
 			}),
 			{ numRuns: INVALID_RUNS },
 		);
@@ -74,7 +74,7 @@ describe.each(OPERATIONS)('Scraper Gateway $resource > $operation', (op) => {
 			fc.asyncProperty(validValues(parameter.rule) as fc.Arbitrary<{ stored: unknown }>, async (drawn) => {
 				totals.validCases++;
 				const { result } = await runTraced(gw.sim, { resource: op.resource, operation: op.operation, ...withValue(op.baseline, parameter.path, drawn.stored) });
-				expect(result.error?.message ?? '').not.toMatch(/^Invalid "/);
+				expect(result.error?.message ?? '').not.toMatch(/^Invalid '/);
 			}),
 			{ numRuns: 2 },
 		);
@@ -89,7 +89,7 @@ describe('counterexamples found, as fixed cases', () => {
 	])('%s is refused before anything is signed', async (_name, parameters, label) => {
 		const counted = await runTraced(gw.sim, parameters);
 		expectNothingLeftCounted(counted);
-		expect(counted.result.error?.message).toMatch(new RegExp(`^Invalid "${label.replace(/[()]/g, '\\$&')}"`));
+		expect(counted.result.error?.message).toMatch(new RegExp(`^Invalid '${label.replace(/[()]/g, '\\$&')}'`));
 	});
 });
 
@@ -105,7 +105,7 @@ describe('a refused node-wide setting under Continue On Fail', () => {
 		});
 		expect(result.error).toBeUndefined();
 		expect(result.items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
-		for (const item of result.items) expect(item.json.error).toBe('Invalid "Parallel Requests": 0 is out of range from 1 to 10');
+		result.items.forEach((item, i) => expect(item.json.error).toBe(`Invalid 'Parallel Requests': 0 is out of range from 1 to 10 [item ${i}]`));
 		expect(gw.sim.server.log.entries.length - logStart).toBe(0);
 	});
 });
@@ -147,7 +147,7 @@ describe('x402 Wallet credential fields', () => {
 				totals.invalidCases++;
 				const counted = await runTraced(gw.sim, { resource: 'page', operation: 'fetch', url: 'https://example.com/', additionalFields: {}, options: {} }, overrides);
 				expectNothingLeftCounted(counted);
-				expect(counted.result.error?.message).toContain(`"${field.label}"`);
+				expect(counted.result.error?.message).toContain(`'${field.label}'`);
 				expect(counted.result.error?.message).toContain('x402 Wallet');
 			}),
 			{ numRuns: INVALID_RUNS },

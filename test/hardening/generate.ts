@@ -149,12 +149,26 @@ export function validValues(rule: Rule): fc.Arbitrary<Drawn> | undefined {
 	}
 }
 
-function displayedFor(property: INodeProperties, resource: string, operation: string, baseline: IDataObject): boolean {
+/** Whether `version` meets one `@version` condition: a number, or `{ _cnd: { gte | lt | … } }`. */
+function versionMatches(condition: unknown, version: number): boolean {
+	if (typeof condition === 'number') return condition === version;
+	const cnd = (condition as { _cnd?: Record<string, number> })._cnd ?? {};
+	return Object.entries(cnd).every(([op, value]) =>
+		op === 'gte' ? version >= value : op === 'gt' ? version > value : op === 'lte' ? version <= value : op === 'lt' ? version < value : version === value,
+	);
+}
+
+/** Shown for the operation with `baseline` set, at `version`, in a workflow (not as an AI Agent's tool). */
+function displayedFor(property: INodeProperties, resource: string, operation: string, baseline: IDataObject, version: number): boolean {
 	const show = property.displayOptions?.show ?? {};
 	if (!show.resource?.includes(resource) || !show.operation?.includes(operation)) return false;
 	for (const [name, values] of Object.entries(show)) {
 		if (name === 'resource' || name === 'operation') continue;
-		if (!(values as unknown[]).includes(baseline[name])) return false;
+		if (name === '@version') {
+			if (!(values as unknown[]).some((condition) => versionMatches(condition, version))) return false;
+		} else if (name === '@tool') {
+			if (!(values as unknown[]).includes(false)) return false;
+		} else if (!(values as unknown[]).includes(baseline[name])) return false;
 	}
 	return true;
 }
@@ -188,8 +202,10 @@ export function parameterCases(nodeType: string, resource: string, operation: st
 	const node = loadPackage().nodes.get(fullNodeType(nodeType));
 	if (!node) throw new Error(`no node ${nodeType}`);
 	const cases: ParameterCase[] = [];
+	// The harness runs a node at its newest version.
+	const version = Math.max(...[node.description.version].flat());
 	for (const property of node.description.properties) {
-		if (!displayedFor(property, resource, operation, baseline)) continue;
+		if (!displayedFor(property, resource, operation, baseline, version)) continue;
 		if (property.type === 'collection') {
 			for (const option of (property.options ?? []) as INodeProperties[]) {
 				cases.push({ path: [property.name, option.name], label: option.displayName, rule: ruleFor(option, overrides) });

@@ -490,3 +490,13 @@ export function allText(value: unknown): string {
 	walk(value);
 	return parts.join('\n');
 }
+
+/**
+ * An item's error message as its rule reads it: n8n's ` [item X]` mark, which the node appends to the message of an
+ * error one input item caused, is checked and then left off.
+ */
+export function withoutItemMark<E extends { message: string }>(error: E, itemIndex = 0): E {
+	const mark = ` [item ${itemIndex}]`;
+	expect(error.message.endsWith(mark)).toBe(true);
+	return { ...error, message: error.message.slice(0, -mark.length) };
+}

@@ -24,8 +24,8 @@ const operations: IDataObject[] = [
 describe('401: a wrong token on every operation', () => {
 	it.each(operations.map((op) => [`${op.resource as string} ${op.operation as string}`, op]))('%s', async (_name, parameters) => {
 		const result = await ctx.run(parameters as IDataObject, { token: REJECTED_VALUE });
-		expect(result.error?.message).toBe('Scraper Marketplace did not accept the API token (401 Unauthorized)');
-		expect(result.error?.description).toContain('Check the token in the "Scraper Marketplace API" credential');
+		expect(result.error?.message).toBe('Scraper Marketplace did not accept the API token (401 Unauthorized) [item 0]');
+		expect(result.error?.description).toContain("Check the token in the 'Scraper Marketplace API' credential");
 		expect(result.error?.httpCode).toBe('401');
 		expect(allText(result.error)).not.toContain(REJECTED_VALUE);
 		// Sent once, with the Bearer scheme, and not retried.
@@ -67,8 +67,8 @@ describe('Continue On Fail', () => {
 		expect(result.items).toHaveLength(5);
 		expect(result.items.map((item) => (item.pairedItem as { item: number }).item)).toEqual([0, 1, 2, 3, 4]);
 		const json = jsonOf(result.items);
-		expect(json[1].error).toBe('Invalid "Expected Leads": 0 is out of range of at least 1');
-		expect(json[3].error).toBe('Invalid "Expected Leads": it must be a whole number, got "many"');
+		expect(json[1].error).toBe("Invalid 'Expected Leads': 0 is out of range of at least 1 [item 1]");
+		expect(json[3].error).toBe('Invalid \'Expected Leads\': it must be a whole number, got "many" [item 3]');
 		expect(json[1].description).toBeTruthy();
 		for (const i of [0, 2, 4]) expect(json[i].message).toBe('Scraping queued successfully');
 		expect(ctx.requests().map((r) => (r.body as IDataObject).expected_data)).toEqual([2, 3, 1]);
@@ -80,14 +80,14 @@ describe('Continue On Fail', () => {
 		expect(result.items.map((item) => (item.pairedItem as { item: number }).item)).toEqual([0, 1, 2]);
 		const json = jsonOf(result.items);
 		expect(json[0]).toMatchObject({ status: 'succeeded', completed: true });
-		expect(json[1].error).toContain('"Expected Leads"');
+		expect(json[1].error).toContain("'Expected Leads'");
 		expect(json[2]).toMatchObject({ status: 'succeeded', completed: true });
 	});
 
 	it('without it, the first invalid item stops the node and is named', async () => {
 		const input = [{ n: 2 }, { n: 0 }, { n: 3 }];
 		const result = await ctx.run({ ...social, expectedData: '={{ $json.n }}', ...NO_WAIT }, { input });
-		expect(result.error?.message).toBe('Invalid "Expected Leads": 0 is out of range of at least 1');
+		expect(result.error?.message).toBe("Invalid 'Expected Leads': 0 is out of range of at least 1 [item 1]");
 		expect(result.error?.context?.itemIndex).toBe(1);
 		expect(ctx.requests()).toHaveLength(1);
 	});

@@ -9,14 +9,14 @@ const B = 'https://careers.example.org/openings';
 const scrape = { resource: 'jobBoard', operation: 'scrape' };
 
 describe('Job Board: Scrape', () => {
-	it('sends the URLs, the example schema and the defaults 10/20/180, and outputs the result', async () => {
+	it('sends the URLs and the example schema, leaving min, max and timeout to the service (10/20/180), and outputs the result', async () => {
 		const [out] = await runOk(ctx, { ...scrape, urls: `${A}\n${B}` });
 		const [request] = ctx.requests();
 		expect(request.route).toBe(ROUTES.jobBoardScrape);
 		expect(request.method).toBe('POST');
 		expect(request.path).toBe('/api/job-board-scrape');
 		expect(request.headers.authorization).toBe(BEARER);
-		expect(request.body).toEqual({ urls: [A, B], schema: EXAMPLE_SCHEMA, min: 10, max: 20, timeout: 180 });
+		expect(request.body).toEqual({ urls: [A, B], schema: EXAMPLE_SCHEMA });
 		expect(ctx.requests()).toHaveLength(1);
 
 		const jobs = (out.result as { jobs: Array<Record<string, unknown>> }).jobs;
@@ -29,21 +29,21 @@ describe('Job Board: Scrape', () => {
 	});
 
 	it('caps each URL at Max Items per URL and sends min, max and timeout as set', async () => {
-		const [out] = await runOk(ctx, { ...scrape, urls: `${A}, ${B}`, min: 2, max: 5, timeout: 60 });
+		const [out] = await runOk(ctx, { ...scrape, urls: `${A}, ${B}`, options: { min: 2, max: 5, timeout: 60 } });
 		expect(ctx.requests()[0].body).toMatchObject({ urls: [A, B], min: 2, max: 5, timeout: 60 });
 		expect((out.result as { jobs: unknown[] }).jobs).toHaveLength(10);
 	});
 
 	it('returns fewer than Min Items per URL when the page has fewer jobs', async () => {
 		const few = 'https://jobs.example.com/few-jobs';
-		const [out] = await runOk(ctx, { ...scrape, urls: few, min: 10 });
+		const [out] = await runOk(ctx, { ...scrape, urls: few, options: { min: 10 } });
 		expect((out.result as { jobs: unknown[] }).jobs).toHaveLength(FEW_JOBS_AVAILABLE);
 		expect(out.totalDone).toBe(1);
 	});
 
 	it('on timeout returns what was collected and says the result is incomplete', async () => {
 		const slow = 'https://jobs.example.com/slow-jobs';
-		const [out] = await runOk(ctx, { ...scrape, urls: `${A}\n${slow}`, timeout: 60 });
+		const [out] = await runOk(ctx, { ...scrape, urls: `${A}\n${slow}`, options: { timeout: 60 } });
 		expect(ctx.requests()[0].body).toMatchObject({ timeout: 60 });
 		expect(out.totalDone).toBe(1);
 		expect(out.incomplete).toBe(true);
@@ -55,7 +55,7 @@ describe('Job Board: Scrape', () => {
 	});
 
 	it('Split Into Items outputs one item per job', async () => {
-		const result = await ctx.run({ ...scrape, urls: A, min: 1, max: 7, split: true });
+		const result = await ctx.run({ ...scrape, urls: A, options: { min: 1, max: 7, split: true } });
 		expect(result.error).toBeUndefined();
 		expect(result.items).toHaveLength(7);
 		expect(result.items.every((item) => typeof item.json.title === 'string' && item.pairedItem !== undefined)).toBe(true);
@@ -64,7 +64,7 @@ describe('Job Board: Scrape', () => {
 
 	it('a top-level array schema gives a list of records, split into items', async () => {
 		const schema = { type: 'array', items: { type: 'object', properties: { title: { type: 'string' }, company: { type: 'string' } } } };
-		const result = await ctx.run({ ...scrape, urls: A, min: 1, max: 3, schema: JSON.stringify(schema), split: true });
+		const result = await ctx.run({ ...scrape, urls: A, schema: JSON.stringify(schema), options: { min: 1, max: 3, split: true } });
 		expect(ctx.requests()[0].body).toMatchObject({ schema });
 		expect(jsonOf(result.items).map((j) => Object.keys(j).sort())).toEqual([['company', 'title'], ['company', 'title'], ['company', 'title']]);
 	});
@@ -77,7 +77,7 @@ describe('Job Board: Scrape', () => {
 		ctx.sim.options.jobBoardRealDelayMs = 1_500;
 		try {
 			const started = Date.now();
-			const [out] = await runOk(ctx, { ...scrape, urls: A, min: 1, max: 2, timeout: 60 });
+			const [out] = await runOk(ctx, { ...scrape, urls: A, options: { min: 1, max: 2, timeout: 60 } });
 			expect(Date.now() - started).toBeGreaterThanOrEqual(1_400);
 			expect((out.result as { jobs: unknown[] }).jobs).toHaveLength(2);
 		} finally {
@@ -88,7 +88,7 @@ describe('Job Board: Scrape', () => {
 	it('is not retried after a server error (a scrape costs tokens)', async () => {
 		ctx.sim.server.faults.add({ kind: 'status', status: 502, routes: [ROUTES.jobBoardScrape], times: 1 });
 		const result = await ctx.run({ ...scrape, urls: A });
-		expect(result.error?.message).toBe('Scraper Marketplace had an internal error (502): Bad Gateway');
+		expect(result.error?.message).toBe('Scraper Marketplace could not complete the request (502): Bad Gateway [item 0]');
 		expect(ctx.requests()).toHaveLength(1);
 	});
 
@@ -96,31 +96,32 @@ describe('Job Board: Scrape', () => {
 		// Accepted by the node (the interface has no rule on the top-level type); the service wants object or array.
 		const result = await ctx.run({ ...scrape, urls: A, schema: '{"type": "string"}' });
 		expect(result.error?.httpCode).toBe('422');
-		expect(result.error?.message).toContain('"Schema" (schema.type)');
+		expect(result.error?.message).toContain("'Schema' (schema.type)");
 		expect(allText(result.error)).not.toContain(MARKETPLACE_DEMO_TOKEN);
 	});
 });
 
 describe('Job Board: Scrape validation (nothing is sent)', () => {
 	const cases: Array<[string, Record<string, unknown>, RegExp]> = [
-		['no URL', { urls: '={{ "" }}' }, /^Invalid "URLs": at least one URL is required/],
-		['a URL that is not http', { urls: 'ftp://jobs.example.com/' }, /^Invalid "URLs": only http and https/],
-		['a URL that is not a URL', { urls: `${A}\nnot a url` }, /^Invalid "URLs \(entry 2\)"/],
-		['schema not JSON', { schema: '{"type": "object",' }, /^Invalid "Schema": it is not valid JSON/],
-		['schema empty', { schema: '' }, /^Invalid "Schema": it is required/],
-		['schema a list', { schema: '[1, 2]' }, /^Invalid "Schema": it must be a JSON object/],
-		['object without properties', { schema: '{"type": "object"}' }, /^Invalid "Schema": schema has type "object" but no "properties"/],
+		['no URL', { urls: '={{ "" }}' }, /^Invalid 'URLs': at least one URL is required/],
+		['a URL that is not http', { urls: 'ftp://jobs.example.com/' }, /^Invalid 'URLs': only http and https/],
+		['a URL that is not a URL', { urls: `${A}\nnot a url` }, /^Invalid 'URLs \(entry 2\)'/],
+		['schema not JSON', { schema: '{"type": "object",' }, /^Invalid 'Schema': it is not valid JSON/],
+		['schema empty', { schema: '' }, /^Invalid 'Schema': it is required/],
+		['schema a list', { schema: '[1, 2]' }, /^Invalid 'Schema': it must be a JSON object/],
+		['object without properties', { schema: '{"type": "object"}' }, /^Invalid 'Schema': schema has type "object" but no "properties"/],
 		[
 			'nested array without items',
 			{ schema: '{"type": "object", "properties": {"jobs": {"type": "array"}}}' },
-			/^Invalid "Schema": schema\.properties\.jobs has type "array" but no "items"/,
+			/^Invalid 'Schema': schema\.properties\.jobs has type "array" but no "items"/,
 		],
-		['min 0', { min: 0 }, /^Invalid "Min Items per URL": 0 is out of range of at least 1/],
-		['min not whole', { min: 2.5 }, /^Invalid "Min Items per URL": it must be a whole number/],
-		['max 0', { max: 0 }, /^Invalid "Max Items per URL": 0 is out of range/],
-		['min above max', { min: 30, max: 20 }, /^Invalid "Min Items per URL": 30 is more than "Max Items per URL" \(20\)/],
-		['timeout below 60', { timeout: 59 }, /^Invalid "Timeout \(Seconds\)": 59 is out of range from 60 to 600/],
-		['timeout above 600', { timeout: 601 }, /^Invalid "Timeout \(Seconds\)": 601 is out of range from 60 to 600/],
+		['min 0', { options: { min: 0 } }, /^Invalid 'Min Items per URL': 0 is out of range of at least 1/],
+		['min not whole', { options: { min: 2.5 } }, /^Invalid 'Min Items per URL': it must be a whole number/],
+		['max 0', { options: { max: 0 } }, /^Invalid 'Max Items per URL': 0 is out of range/],
+		['min above max', { options: { min: 30, max: 20 } }, /^Invalid 'Min Items per URL': 30 is more than 'Max Items per URL' \(20\)/],
+		['min above the default max', { options: { min: 30 } }, /^Invalid 'Min Items per URL': 30 is more than 'Max Items per URL' \(20, its default\)/],
+		['timeout below 60', { options: { timeout: 59 } }, /^Invalid 'Timeout \(Seconds\)': 59 is out of range from 60 to 600/],
+		['timeout above 600', { options: { timeout: 601 } }, /^Invalid 'Timeout \(Seconds\)': 601 is out of range from 60 to 600/],
 	];
 	it.each(cases)('%s', async (_name, parameters, message) => {
 		const result = await ctx.run({ ...scrape, urls: A, ...parameters });

@@ -426,12 +426,12 @@ describe('Job Board: Scrape with generated schemas', () => {
 		await fc.assert(
 			fc.asyncProperty(validRoot(3), fc.boolean(), async (schema, asExpression) => {
 				ctx.sim.reset();
-				const result = await ctx.run({ ...scrape, urls: A, min: 1, max: 1, schema: asParameter(schema, asExpression) });
+				const result = await ctx.run({ ...scrape, urls: A, schema: asParameter(schema, asExpression), options: { min: 1, max: 1 } });
 				expect(result.error).toBeUndefined();
 				const requests = ctx.requests(ROUTES.jobBoardScrape);
 				expect(requests).toHaveLength(1);
 				expect(requests[0].status).toBe(200);
-				expect(requests[0].body).toEqual({ urls: [A], schema, min: 1, max: 1, timeout: 180 });
+				expect(requests[0].body).toEqual({ urls: [A], schema, min: 1, max: 1 });
 			}),
 			{ numRuns: 100 },
 		);
@@ -442,7 +442,7 @@ describe('Job Board: Scrape with generated schemas', () => {
 			fc.asyncProperty(broken, fc.boolean(), async ({ schema, expected }, asExpression) => {
 				ctx.sim.reset();
 				const result = await ctx.run({ ...scrape, urls: A, schema: asParameter(schema, asExpression) });
-				expect(result.error?.message.startsWith(`Invalid "${FIELD}": ${expected('schema')}`)).toBe(true);
+				expect(result.error?.message.startsWith(`Invalid '${FIELD}': ${expected('schema')}`)).toBe(true);
 				expect(result.error?.description).toBeTruthy();
 				expect(ctx.sim.server.log.count()).toBe(0);
 			}),
@@ -452,14 +452,14 @@ describe('Job Board: Scrape with generated schemas', () => {
 
 	it('sends a schema exactly 16 levels deep and refuses one level more, with nothing sent', async () => {
 		const atLimit = { type: 'object', properties: { jobs: chainOf(Array.from({ length: LIMIT - 1 }, (): Step => ({ items: true }))) } };
-		const ok = await ctx.run({ ...scrape, urls: A, min: 1, max: 1, schema: JSON.stringify(atLimit) });
+		const ok = await ctx.run({ ...scrape, urls: A, schema: JSON.stringify(atLimit), options: { min: 1, max: 1 } });
 		expect(ok.error).toBeUndefined();
 		expect(ctx.requests(ROUTES.jobBoardScrape)[0].status).toBe(200);
 
 		ctx.sim.reset();
 		const beyond = { type: 'object', properties: { jobs: chainOf(Array.from({ length: LIMIT }, (): Step => ({ items: true }))) } };
 		const result = await ctx.run({ ...scrape, urls: A, schema: JSON.stringify(beyond) });
-		expect(result.error?.message).toBe(`Invalid "${FIELD}": schema.properties.jobs${'.items'.repeat(LIMIT)} is nested more than 16 levels deep`);
+		expect(result.error?.message).toBe(`Invalid '${FIELD}': schema.properties.jobs${'.items'.repeat(LIMIT)} is nested more than 16 levels deep [item 0]`);
 		expect(ctx.sim.server.log.count()).toBe(0);
 	});
 
@@ -468,7 +468,7 @@ describe('Job Board: Scrape with generated schemas', () => {
 		const levels = 10_000;
 		const json = `${'{"type": "array", "items": '.repeat(levels)}{"type": "string"}${'}'.repeat(levels)}`;
 		const result = await ctx.run({ ...scrape, urls: A, schema: json });
-		expect(result.error?.message).toBe(`Invalid "${FIELD}": schema${'.items'.repeat(LIMIT + 1)} is nested more than 16 levels deep`);
+		expect(result.error?.message).toBe(`Invalid '${FIELD}': schema${'.items'.repeat(LIMIT + 1)} is nested more than 16 levels deep [item 0]`);
 		expect(result.error?.description).toContain('at most 16 levels');
 		expect(ctx.sim.server.log.count()).toBe(0);
 	});
@@ -494,14 +494,14 @@ describe('Job Board: Scrape with generated schemas', () => {
 				},
 			},
 		};
-		const result = await ctx.run({ ...scrape, urls: A, min: 1, max: 2, schema: JSON.stringify(schema) });
+		const result = await ctx.run({ ...scrape, urls: A, schema: JSON.stringify(schema), options: { min: 1, max: 2 } });
 		expect(result.error).toBeUndefined();
 		expect(ctx.requests(ROUTES.jobBoardScrape)[0]).toEqual(expect.objectContaining({ status: 200, body: expect.objectContaining({ schema }) }));
 	});
 
 	it('takes an undefined sub-schema from an expression as absent, as JSON sends it', async () => {
 		const expression = '={{ { "type": "array", "items": { "type": "object", "properties": { "title": { "type": "string" }, "salary": undefined } } } }}';
-		const result = await ctx.run({ ...scrape, urls: A, min: 1, max: 1, schema: expression });
+		const result = await ctx.run({ ...scrape, urls: A, schema: expression, options: { min: 1, max: 1 } });
 		expect(result.error).toBeUndefined();
 		const [request] = ctx.requests(ROUTES.jobBoardScrape);
 		expect(request.status).toBe(200);
@@ -518,13 +518,13 @@ describe('Job Board: Scrape with generated schemas', () => {
 	];
 	it.each(notObjects)('refuses %s as the schema, naming its type', async (_name, schema, got) => {
 		const result = await ctx.run({ ...scrape, urls: A, schema });
-		expect(result.error?.message).toBe(`Invalid "${FIELD}": it must be a JSON object (a JSON Schema), got ${got}`);
+		expect(result.error?.message).toBe(`Invalid '${FIELD}': it must be a JSON object (a JSON Schema), got ${got} [item 0]`);
 		expect(ctx.sim.server.log.count()).toBe(0);
 	});
 
 	it('names the parse problem of schema text that is not JSON', async () => {
 		const result = await ctx.run({ ...scrape, urls: A, schema: '{"type": "object", "properties": {"title": {"type": "string"},}}' });
-		expect(result.error?.message).toMatch(/^Invalid "Schema": it is not valid JSON \(.+\)$/);
+		expect(result.error?.message).toMatch(/^Invalid 'Schema': it is not valid JSON \(.+\) \[item 0\]$/);
 		expect(ctx.sim.server.log.count()).toBe(0);
 	});
 });

@@ -16,7 +16,7 @@ describe('Parallel Requests (Marketplace)', () => {
 	it('Auto on a free account (10 at once): every board scraped once, in input order, at most a few refusals', async () => {
 		ctx.sim.options.latencyMs = { [ROUTES.jobBoardScrape]: 200 };
 		const input = boards(60);
-		const result = await ctx.run({ ...scrape, parallel: { auto: true } }, { input, token: MARKETPLACE_OTHER_USER_TOKEN });
+		const result = await ctx.run({ ...scrape, options: { parallel: { settings: { auto: true } } } }, { input, token: MARKETPLACE_OTHER_USER_TOKEN });
 		expect(result.error).toBeUndefined();
 		expect(result.items).toHaveLength(60);
 		expect(result.items.map((i) => i.pairedItem)).toEqual(input.map((_, item) => ({ item })));
@@ -32,7 +32,7 @@ describe('Parallel Requests (Marketplace)', () => {
 		ctx.sim.options.latencyMs = { [ROUTES.socialLeadsCreateAndRun]: 150, [ROUTES.scrapingRun]: 100 };
 		const input = Array.from({ length: 8 }, (_, i) => ({ keywords: `crm ${i}` }));
 		const result = await ctx.run(
-			{ resource: 'lead', operation: 'createAndRunSocial', name: 'CRM talk', keywords: '={{ $json.keywords }}', expectedData: 2, ...WAIT, parallel: { requests: 3 } },
+			{ resource: 'lead', operation: 'createAndRunSocial', name: 'CRM talk', keywords: '={{ $json.keywords }}', expectedData: 2, ...WAIT, options: { parallel: { settings: { requests: 3 } } } },
 			{ input },
 		);
 		expect(result.error).toBeUndefined();

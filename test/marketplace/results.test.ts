@@ -62,7 +62,7 @@ describe('Scraper: Run', () => {
 
 	it('an unknown scraper, or one of another account, is a 404 naming the ID', async () => {
 		const result = await ctx.run({ resource: 'scraper', operation: 'run', scraperId: 999, ...NO_WAIT });
-		expect(result.error?.message).toBe('The scraper "999" was not found (404)');
+		expect(result.error?.message).toBe('The scraper "999" was not found (404) [item 0]');
 		expect(result.error?.description).toContain('Scraper Marketplace API');
 
 		const created = await createFinished();
@@ -74,10 +74,10 @@ describe('Scraper: Run', () => {
 
 	it.each([
 		// As an expression gives it: n8n itself refuses an empty (or zero) picker before the node runs.
-		['scraper id 0', { scraperId: '0' }, 'Invalid "Scraper ID": 0 is out of range of at least 1'],
-		['scraper id 0 in a version 1 number field', { scraperId: 0, typeVersion: 1 }, 'Invalid "Scraper ID": 0 is out of range of at least 1'],
-		['scraper id fraction', { scraperId: 1.5 }, 'Invalid "Scraper ID": it must be a whole number'],
-		['URL syntax', { scraperId: 101, urls: 'https://ok.example.com/\nnot-a-url' }, 'Invalid "URLs (entry 2)": "not-a-url" is not a valid URL'],
+		['scraper id 0', { scraperId: '0' }, "Invalid 'Scraper ID': 0 is out of range of at least 1"],
+		['scraper id 0 in a version 1 number field', { scraperId: 0, typeVersion: 1 }, "Invalid 'Scraper ID': 0 is out of range of at least 1"],
+		['scraper id fraction', { scraperId: 1.5 }, "Invalid 'Scraper ID': it must be a whole number"],
+		['URL syntax', { scraperId: 101, urls: 'https://ok.example.com/\nnot-a-url' }, 'Invalid \'URLs (entry 2)\': "not-a-url" is not a valid URL'],
 	])('validation: %s (nothing is sent)', async (_name, parameters, message) => {
 		const { typeVersion, ...rest } = parameters as typeof parameters & { typeVersion?: number };
 		const result = await ctx.run({ resource: 'scraper', operation: 'run', ...rest }, { typeVersion });
@@ -141,9 +141,9 @@ describe('Result: Get Many', () => {
 	});
 
 	it.each([
-		['limit 0', { limit: 0 }, 'Invalid "Limit": 0 is out of range of at least 1'],
-		['page size 101', { options: { perPage: 101 } }, 'Invalid "Page Size": 101 is out of range from 1 to 100'],
-		['page size 0', { options: { perPage: 0 } }, 'Invalid "Page Size": 0 is out of range from 1 to 100'],
+		['limit 0', { limit: 0 }, "Invalid 'Limit': 0 is out of range of at least 1"],
+		['page size 101', { options: { perPage: 101 } }, "Invalid 'Page Size': 101 is out of range from 1 to 100"],
+		['page size 0', { options: { perPage: 0 } }, "Invalid 'Page Size': 0 is out of range from 1 to 100"],
 	])('validation: %s (nothing is sent)', async (_name, parameters, message) => {
 		const result = await ctx.run({ ...getMany, ...parameters });
 		expect(result.error?.message).toContain(message);
@@ -205,12 +205,12 @@ describe('Scraping Run: Get HTML', () => {
 
 	it('an unknown run is a 404 naming the ID', async () => {
 		const result = await ctx.run({ ...getHtml, scrapingRunId: 4242 });
-		expect(result.error?.message).toBe('The scraping run "4242" was not found (404)');
+		expect(result.error?.message).toBe('The scraping run "4242" was not found (404) [item 0]');
 	});
 
 	it('validation: the ID must be a positive whole number (nothing is sent)', async () => {
 		const result = await ctx.run({ ...getHtml, scrapingRunId: '0' });
-		expect(result.error?.message).toContain('Invalid "Scraping Run ID": 0 is out of range of at least 1');
+		expect(result.error?.message).toContain("Invalid 'Scraping Run ID': 0 is out of range of at least 1");
 		expect(ctx.requests()).toHaveLength(0);
 	});
 });

@@ -108,7 +108,7 @@ describe('run output', () => {
 				message: 'The service could not scrape this query (status failed). Check the input (URL, location or keyword) and run the scraper again.',
 			},
 			expect.objectContaining({ result_id: 2, message: expect.stringMatching(/^The service could not scrape this target/) }),
-			expect.objectContaining({ result_id: 3, status: 'running', message: 'Still running after 90 s. Read it later with Result > Get Many, or raise Max Wait.' }),
+			expect.objectContaining({ result_id: 3, status: 'running', message: 'Still running after 90 s. Read it later with Result > Get Many, or raise \'Max Wait (Seconds)\'.' }),
 		]);
 		expect(runRecordItems(run([result(3, 'queued')]), 0)[0].json.message).toBe('Still queued. Read it later with Result > Get Many.');
 	});
@@ -116,7 +116,7 @@ describe('run output', () => {
 	it('one item per run: counts, and on a wait that ended first, the time in seconds', () => {
 		const item = runItem(run([result(1, 'succeeded'), result(2, 'running')]), false, 1_000);
 		expect(item).toMatchObject({ status: 'running', completed: false, results_total: 2, results_succeeded: 1, results_failed: 0, waitTimedOut: true });
-		expect(item.waitMessage).toBe('The run is still running after 1 s: 1 of 2 results done. Read them later with Result > Get Many, or raise Max Wait.');
+		expect(item.waitMessage).toBe('The run is still running after 1 s: 1 of 2 results done. Read them later with Result > Get Many, or raise \'Max Wait (Seconds)\'.');
 		expect(runItem(run([result(1, 'succeeded')]), true, 1_000)).not.toHaveProperty('waitMessage');
 		expect(runItem(run([result(1, 'running')]), false)).not.toHaveProperty('waitMessage');
 	});

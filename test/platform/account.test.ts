@@ -29,8 +29,8 @@ describe('Account > Get', () => {
 
 	it('a wrong token gets the 401 advice to check the credential', async () => {
 		const result = await ctx.run({ resource: 'account', operation: 'get' }, { token: 'wrong-token' });
-		expect(result.error?.message).toBe('Scraper Platform did not accept the API token (401 Unauthorized)');
-		expect(result.error?.description).toContain('Check the token in the "Scraper Platform API" credential');
+		expect(result.error?.message).toBe('Scraper Platform did not accept the API token (401 Unauthorized) [item 0]');
+		expect(result.error?.description).toContain("Check the token in the 'Scraper Platform API' credential");
 		expect(allText(result.error)).not.toContain('wrong-token');
 	});
 });

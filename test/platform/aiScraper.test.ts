@@ -10,6 +10,8 @@ async function createScraper(agent = 'general') {
 		url: 'https://shop.example.com/products',
 		prompt: 'Extract every product with name and price',
 		agent,
+		// The whole record: what the service answered.
+		simplify: false,
 	});
 	expect(result.error).toBeUndefined();
 	return result.items[0].json;
@@ -52,19 +54,26 @@ describe('AI Scraper > Create and Run', () => {
 		});
 	});
 
-	it('Simplify drops file paths and audit fields', async () => {
-		const result = await ctx.run({
-			resource: 'aiScraper',
-			operation: 'createAndRun',
-			url: 'https://shop.example.com/',
-			prompt: 'Titles',
-			output: { simplify: true },
-		});
-		const record = result.items[0].json;
+	it('Simplify (on by default) keeps at most ten fields, the most used first; off, the whole record', async () => {
+		const parameters = { resource: 'aiScraper', operation: 'createAndRun', url: 'https://shop.example.com/', prompt: 'Titles' };
+		const simplified = (await ctx.run(parameters)).items[0].json;
+		expect(Object.keys(simplified)).toEqual(['id', 'scraperId', 'url', 'status', 'type', 'data', 'error', 'tokenUsage', 'runtime', 'createdAt'].filter((k) => k in simplified));
+		expect(Object.keys(simplified).length).toBeLessThanOrEqual(10);
+		expect(simplified).toMatchObject({ type: 'AI', scraperId: expect.any(String), data: expect.any(Object) });
+		const raw = (await ctx.run({ ...parameters, simplify: false })).items[0].json;
+		expect(raw).toMatchObject({ htmlPath: expect.any(String), curl: expect.any(String) });
+		expect(Object.keys(raw).length).toBeGreaterThan(10);
+	});
+
+	it('version 2 keeps its Simplify under Output: off by default, on it drops file paths and audit fields', async () => {
+		const parameters = { resource: 'aiScraper', operation: 'createAndRun', url: 'https://shop.example.com/', prompt: 'Titles' };
+		const off = (await ctx.run(parameters, { typeVersion: 2 })).items[0].json;
+		expect(off).toHaveProperty('htmlPath');
+		const record = (await ctx.run({ ...parameters, output: { simplify: true } }, { typeVersion: 2 })).items[0].json;
 		for (const field of ['htmlPath', 'recordingPath', 'dataPath', 'createdById', 'updatedById', 'deletedAt', 'deletedById']) {
 			expect(record).not.toHaveProperty(field);
 		}
-		expect(record).toHaveProperty('scraperId');
+		expect(record).toHaveProperty('curl');
 	});
 });
 
@@ -77,6 +86,7 @@ describe('AI Scraper > Rerun', () => {
 			operation: 'rerun',
 			scraperId: created.scraperId,
 			url: 'https://shop.example.com/products?page=2',
+			simplify: false,
 		});
 		expect(result.error).toBeUndefined();
 		const request = ctx.sim.server.log.last(ROUTES.rerun)!;
@@ -96,7 +106,7 @@ describe('AI Scraper > Rerun', () => {
 			scraperId: created.scraperId,
 			url: 'https://docs.example.com/',
 			mapOptions: { maxDepth: 3, maxPages: 5, resultLimit: 4, includePatterns: 'docs', excludePatterns: '/tag/' },
-			output: { split: true },
+			options: { split: true },
 		});
 		expect(result.error).toBeUndefined();
 		expect(ctx.sim.server.log.last(ROUTES.rerun)?.body).toEqual({

@@ -41,7 +41,7 @@ describe('Analytics', () => {
 			startDate: '2020-01-01T00:00:00',
 			endDate: '2099-01-01T00:00:00',
 			additionalFields: { apiTokenName: 'demo' },
-			split: true,
+			options: { split: true },
 		});
 		expect(result.error).toBeUndefined();
 		expect(ctx.sim.server.log.last(ROUTES.statuses)?.query.apiTokenName).toBe('demo');

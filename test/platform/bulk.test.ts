@@ -55,7 +55,7 @@ describe('Bulk > Start', () => {
 			{ resource: 'bulk', operation: 'start', scraperId, urlSource: 'inputItems', urlField: 'link' },
 			{ input: [{ link: 'https://a.example.com/' }, { other: 'x' }] },
 		);
-		expect(result.error?.message).toBe('Invalid "URL Field": input item 2 has no field "link"');
+		expect(result.error?.message).toBe('Invalid \'URL Field\': input item 2 has no field "link"');
 		expect(ctx.sim.server.log.count()).toBe(0);
 	});
 
@@ -68,8 +68,8 @@ describe('Bulk > Start', () => {
 		expect(result.items).toEqual([
 			{
 				json: {
-					error: 'Invalid "URL Field": input item 2 has no field "link"',
-					description: 'Make every input item carry the URL in a field named "link", or change "URL Field".',
+					error: 'Invalid \'URL Field\': input item 2 has no field "link"',
+					description: 'Make every input item carry the URL in a field named "link", or change \'URL Field\'.',
 				},
 				pairedItem: [{ item: 0 }, { item: 1 }, { item: 2 }],
 			},
@@ -190,7 +190,7 @@ describe('Bulk > Get and Cancel', () => {
 	it('an unknown bulk id is reported by id (404)', async () => {
 		const id = '00000000-0000-4000-8000-000000000000';
 		const result = await ctx.run({ resource: 'bulk', operation: 'cancel', bulkId: id });
-		expect(result.error?.message).toBe(`The bulk job "${id}" was not found (404)`);
+		expect(result.error?.message).toBe(`The bulk job "${id}" was not found (404) [item 0]`);
 		expect(result.error?.description).toContain('Check the bulk job ID');
 	});
 });
@@ -243,7 +243,7 @@ describe('Bulk > Cancel One Job and Cancel All Pending of a Scraper', () => {
 	it('a bulk job id where a scraper id belongs is reported as an unknown scraper (404), nothing canceled', async () => {
 		const job = ctx.sim.startBulk(PLATFORM_DEMO_TOKEN, scraperId, urls(3));
 		const result = await ctx.run({ resource: 'bulk', operation: 'cancelAllOfScraper', scraperId: job.id });
-		expect(result.error?.message).toBe(`The scraper "${job.id}" was not found (404)`);
+		expect(result.error?.message).toBe(`The scraper "${job.id}" was not found (404) [item 0]`);
 		ctx.sim.clock.advance(60_000);
 		expect(statusCounts(((await ctx.run({ resource: 'bulk', operation: 'get', bulkId: job.id })).items[0].json.urlDetails) as UrlDetail[])).toEqual({ Finished: 3 });
 	});

@@ -23,10 +23,10 @@ describe('Scraper Platform API credential test', () => {
 
 describe('the credential Test button checks the fields first, in the words of a node run', () => {
 	it.each([
-		['an empty Base URL', { baseUrl: '' }, 'Invalid "Base URL" in the "Scraper Platform API" credential: it is empty'],
-		['a Base URL that is not http(s)', { baseUrl: 'ftp://api.example.com' }, 'Invalid "Base URL" in the "Scraper Platform API" credential: only http and https are allowed, got "ftp:"'],
-		['a token with a line break', { apiToken: `${PLATFORM_DEMO_TOKEN}\nx` }, 'Invalid "API Token" in the "Scraper Platform API" credential: it contains a line break'],
-		['a token with spaces around it', { apiToken: ` ${PLATFORM_DEMO_TOKEN} ` }, 'Invalid "API Token" in the "Scraper Platform API" credential: it starts or ends with a space'],
+		['an empty Base URL', { baseUrl: '' }, "Invalid 'Base URL' in the 'Scraper Platform API' credential: it is empty"],
+		['a Base URL that is not http(s)', { baseUrl: 'ftp://api.example.com' }, 'Invalid \'Base URL\' in the \'Scraper Platform API\' credential: only http and https are allowed, got "ftp:"'],
+		['a token with a line break', { apiToken: `${PLATFORM_DEMO_TOKEN}\nx` }, "Invalid 'API Token' in the 'Scraper Platform API' credential: it contains a line break"],
+		['a token with spaces around it', { apiToken: ` ${PLATFORM_DEMO_TOKEN} ` }, "Invalid 'API Token' in the 'Scraper Platform API' credential: it starts or ends with a space"],
 	])('%s: nothing is sent, and the message names the field and the fix', async (_name, fields, message) => {
 		ctx.sim.server.log.clear();
 		const data = { apiToken: PLATFORM_DEMO_TOKEN, baseUrl: ctx.sim.url, ...fields };

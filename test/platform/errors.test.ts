@@ -32,7 +32,7 @@ describe('401 on every endpoint', () => {
 	];
 	it.each(operations.map((op) => [`${op.resource} ${op.operation}`, op]))('%s', async (_name, parameters) => {
 		const result = await ctx.run(parameters as IDataObject, { token: 'invalid-token-value' });
-		expect(result.error?.message).toBe('Scraper Platform did not accept the API token (401 Unauthorized)');
+		expect(result.error?.message).toBe('Scraper Platform did not accept the API token (401 Unauthorized) [item 0]');
 		expect(result.error?.httpCode).toBe('401');
 		expect(allText(result.error)).not.toContain('invalid-token-value');
 		// 401 is not retried: one request.
@@ -53,22 +53,22 @@ describe('403 for a token without access', () => {
 
 	it('rerun of another user\'s scraper', async () => {
 		const result = await ctx.run(rerun(), { token: PLATFORM_OTHER_USER_TOKEN });
-		expect(result.error?.message).toBe(`The API token has no access to this scraper "${aiScraperId}" (403 Forbidden)`);
+		expect(result.error?.message).toBe(`The API token has no access to this scraper "${aiScraperId}" (403 Forbidden) [item 0]`);
 	});
 });
 
 describe('404 names the id', () => {
 	it('rerun of an unknown scraper', async () => {
 		const result = await ctx.run({ resource: 'aiScraper', operation: 'rerun', scraperId: missing, url: 'https://e.example.com/' });
-		expect(result.error?.message).toBe(`The scraper "${missing}" was not found (404)`);
+		expect(result.error?.message).toBe(`The scraper "${missing}" was not found (404) [item 0]`);
 	});
 	it('bulk of an unknown scraper', async () => {
 		const result = await ctx.run({ ...bulk, scraperId: missing });
-		expect(result.error?.message).toBe(`The scraper "${missing}" was not found (404)`);
+		expect(result.error?.message).toBe(`The scraper "${missing}" was not found (404) [item 0]`);
 	});
 	it('cancel of an unknown bulk job', async () => {
 		const result = await ctx.run({ resource: 'bulk', operation: 'cancel', bulkId: missing });
-		expect(result.error?.message).toBe(`The bulk job "${missing}" was not found (404)`);
+		expect(result.error?.message).toBe(`The bulk job "${missing}" was not found (404) [item 0]`);
 	});
 });
 
@@ -88,7 +88,7 @@ describe('422 names the field', () => {
 
 	it('a bulk scraper id that is not a UUID is refused before anything is sent', async () => {
 		const result = await ctx.run({ ...bulk, scraperId: 'not-a-uuid' });
-		expect(result.error?.message).toBe('Invalid "Scraper ID": "not-a-uuid" is not a UUID');
+		expect(result.error?.message).toBe('Invalid \'Scraper ID\': "not-a-uuid" is not a UUID [item 0]');
 		expect(ctx.sim.server.log.count(ROUTES.bulk)).toBe(0);
 	});
 });
@@ -117,7 +117,7 @@ describe('429', () => {
 	it('a persistent 429 ends with the advice to wait or lower the pace', async () => {
 		ctx.sim.server.faults.add({ kind: 'status', status: 429, retryAfterSeconds: 200, routes: [ROUTES.createAndRun] });
 		const result = await ctx.run(create);
-		expect(result.error?.message).toBe('Scraper Platform rate limit reached: too many requests');
+		expect(result.error?.message).toBe('Scraper Platform rate limit reached: too many requests [item 0]');
 		expect(result.error?.description).toMatch(/Wait a little before running again, or lower the pace/);
 	});
 });
@@ -127,7 +127,7 @@ describe('5xx and network errors', () => {
 		const record = ctx.sim.startBulk(PLATFORM_DEMO_TOKEN, DEMO_MANUAL_SCRAPER_IDS[0], ['https://e.example.com/x']);
 		ctx.sim.server.faults.add({ kind: 'status', status: 500, routes: [ROUTES.cancelJob] });
 		const result = await ctx.run({ resource: 'bulk', operation: 'cancel', bulkId: record.id });
-		expect(result.error?.message).toBe('Scraper Platform had an internal error (500): An unexpected error occurred');
+		expect(result.error?.message).toBe('Scraper Platform could not complete the request (500): An unexpected error occurred [item 0]');
 		expect(result.error?.description).toMatch(/Try again in a few minutes/);
 	});
 
@@ -152,7 +152,7 @@ describe('5xx and network errors', () => {
 		ctx.sim.server.faults.add({ kind: 'malformed', times: 4, routes: [ROUTES.account] });
 		const result = await ctx.run({ resource: 'account', operation: 'get' });
 		expect(result.error?.message).toMatch(/^Scraper Platform answered GET \/api\/v1\/subscription-accounts with something that is not JSON/);
-		expect(result.error?.description).toMatch(/read it 4 times.*Base URL in the "Scraper Platform API" credential is the API's address/);
+		expect(result.error?.description).toMatch(/read it 4 times.*Base URL in the 'Scraper Platform API' credential is the API's address/);
 		expect(ctx.sim.server.log.count(ROUTES.account)).toBe(4);
 	}, 60_000);
 
@@ -167,14 +167,14 @@ describe('5xx and network errors', () => {
 	it('a create is never repeated after a 500 or a reset (it could start a second job)', async () => {
 		ctx.sim.server.faults.add({ kind: 'status', status: 502, times: 1, routes: [ROUTES.createAndRun] });
 		const first = await ctx.run(create);
-		expect(first.error?.message).toMatch(/^Scraper Platform had an internal error \(502\)/);
+		expect(first.error?.message).toMatch(/^Scraper Platform could not complete the request \(502\)/);
 		expect(ctx.sim.server.log.count(ROUTES.createAndRun)).toBe(1);
 
 		ctx.sim.server.log.clear();
 		ctx.sim.server.faults.add({ kind: 'reset', times: 1, routes: [ROUTES.bulk] });
 		const second = await ctx.run(bulk);
 		// Our words, not n8n's generic ECONNRESET text, which would invite an immediate retry.
-		expect(second.error?.message).toBe('Could not reach Scraper Platform: connection reset by the server (ECONNRESET)');
+		expect(second.error?.message).toBe('Could not reach Scraper Platform: connection reset by the server (ECONNRESET) [item 0]');
 		expect(second.error?.message).not.toMatch(/retry the request immediately/);
 		expect(second.error?.description).toMatch(/did not retry it \(a retry could start a second job\)/);
 		expect(ctx.sim.server.log.count(ROUTES.bulk)).toBe(1);
@@ -205,7 +205,7 @@ describe('429 with Retry-After: 0 forever', () => {
 	it('stops after a bounded number of retries instead of looping', async () => {
 		ctx.sim.server.faults.add({ kind: 'status', status: 429, retryAfterSeconds: 0, routes: [ROUTES.account] });
 		const result = await ctx.run({ resource: 'account', operation: 'get' });
-		expect(result.error?.message).toBe('Scraper Platform rate limit reached: too many requests');
+		expect(result.error?.message).toBe('Scraper Platform rate limit reached: too many requests [item 0]');
 		expect(result.error?.description).toContain('retried 30 times');
 		expect(ctx.sim.server.log.count(ROUTES.account)).toBe(31);
 	});
@@ -221,7 +221,7 @@ describe('a service that cannot be reached', () => {
 			parameters: create,
 			credentials: { scraperPlatformApi: { apiToken: PLATFORM_DEMO_TOKEN, baseUrl: url } },
 		});
-		expect(result.error?.message).toBe('Could not reach Scraper Platform: connection refused (ECONNREFUSED)');
+		expect(result.error?.message).toBe('Could not reach Scraper Platform: connection refused (ECONNREFUSED) [item 0]');
 		expect(result.error?.description).toContain('Check the base URL in the credential');
 		expect(result.error?.description).toContain('the node already retried');
 	}, 60_000);

@@ -16,7 +16,7 @@ describe('Continue On Fail', () => {
 		result.items.forEach((item, i) => {
 			expect(item.pairedItem).toEqual({ item: i });
 			if ([2, 5, 8].includes(i)) {
-				expect(item.json.error).toBe(`Invalid "URL": "not a url ${i}" is not a valid URL`);
+				expect(item.json.error).toBe(`Invalid 'URL': "not a url ${i}" is not a valid URL [item ${i}]`);
 				expect(item.json.description).toEqual(expect.any(String));
 			} else {
 				expect(item.json.error ?? null).toBeNull();
@@ -33,7 +33,7 @@ describe('Continue On Fail', () => {
 			{ resource: 'aiScraper', operation: 'createAndRun', url: '={{ $json.target }}', prompt: 'Title' },
 			{ input },
 		);
-		expect(result.error?.message).toBe('Invalid "URL": "bad" is not a valid URL');
+		expect(result.error?.message).toBe('Invalid \'URL\': "bad" is not a valid URL [item 1]');
 		expect(result.error?.context?.itemIndex).toBe(1);
 		expect(ctx.sim.server.log.count(ROUTES.createAndRun)).toBe(1);
 	});
@@ -44,6 +44,6 @@ describe('Continue On Fail', () => {
 			{ resource: 'result', operation: 'get', resultId: '={{ $json.id }}' },
 			{ input: [{ id: missing }], continueOnFail: true },
 		);
-		expect(result.items[0].json).toMatchObject({ error: `The result "${missing}" was not found (404)`, httpCode: '404' });
+		expect(result.items[0].json).toMatchObject({ error: `The result "${missing}" was not found (404) [item 0]`, httpCode: '404' });
 	});
 });

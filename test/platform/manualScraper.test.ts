@@ -35,7 +35,8 @@ describe('Manual Scraper > Rerun', () => {
 			operation: 'rerun',
 			scraperId,
 			url: 'https://shop.example.com/item/9',
-			output: { split: true, simplify: true },
+			simplify: true,
+			options: { split: true },
 		});
 		expect(result.error).toBeUndefined();
 		expect(result.items.length).toBeGreaterThanOrEqual(1);
@@ -48,8 +49,8 @@ describe('Manual Scraper > Rerun', () => {
 	});
 
 	it.each([
-		['a scraper id that is not a UUID', { scraperId: '12345', url: 'https://shop.example.com/' }, 'Invalid "Scraper ID": "12345" is not a UUID'],
-		['a URL that is not http(s)', { scraperId, url: 'ftp://shop.example.com/' }, /^Invalid "URL"/],
+		['a scraper id that is not a UUID', { scraperId: '12345', url: 'https://shop.example.com/' }, 'Invalid \'Scraper ID\': "12345" is not a UUID [item 0]'],
+		['a URL that is not http(s)', { scraperId, url: 'ftp://shop.example.com/' }, /^Invalid 'URL'/],
 	])('%s is refused before anything is sent', async (_name, parameters, message) => {
 		const result = await ctx.run({ resource: 'manualScraper', operation: 'rerun', ...parameters });
 		if (typeof message === 'string') expect(result.error?.message).toBe(message);

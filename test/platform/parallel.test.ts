@@ -33,7 +33,7 @@ describe('Parallel Requests', () => {
 		ctx.sim.options.latencyMs = { [PLATFORM_ROUTES.rerun]: 100 };
 		ctx.sim.server.faults.add({ kind: 'slow', delayMs: 300, rate: 0.5, routes: [ROUTES.rerun] });
 		const input = inputUrls(20);
-		const result = await ctx.run({ ...rerun, url: '={{ $json.url }}', parallel: { requests: 5 } }, { input });
+		const result = await ctx.run({ ...rerun, url: '={{ $json.url }}', options: { parallel: { settings: { requests: 5 } } } }, { input });
 		expect(result.error).toBeUndefined();
 		expect(result.items.map((i) => i.json.url)).toEqual(input.map((i) => i.url));
 		expect(result.items.map((i) => i.pairedItem)).toEqual(input.map((_, item) => ({ item })));
@@ -47,7 +47,7 @@ describe('Parallel Requests', () => {
 
 	it('a fixed number is exactly the number of requests in flight at once', async () => {
 		ctx.sim.options.latencyMs = { [PLATFORM_ROUTES.rerun]: 100 };
-		const result = await ctx.run({ ...rerun, url: '={{ $json.url }}', parallel: { requests: 5 } }, { input: inputUrls(20) });
+		const result = await ctx.run({ ...rerun, url: '={{ $json.url }}', options: { parallel: { settings: { requests: 5 } } } }, { input: inputUrls(20) });
 		expect(result.error).toBeUndefined();
 		expect(ctx.sim.concurrencyStats(PLATFORM_DEMO_TOKEN).peak).toBe(5);
 	});
@@ -56,14 +56,14 @@ describe('Parallel Requests', () => {
 		ctx.sim.options.latencyMs = { [PLATFORM_ROUTES.rerun]: 50 };
 		const input = inputUrls(12).map((item, i) => (i % 4 === 1 ? { url: 'not a url' } : i % 4 === 3 ? { url: item.url, id: '00000000-0000-4000-8000-000000000000' } : item));
 		const result = await ctx.run(
-			{ ...rerun, scraperId: '={{ $json.id ?? "' + scraperId + '" }}', url: '={{ $json.url }}', parallel: { requests: 4 } },
+			{ ...rerun, scraperId: '={{ $json.id ?? "' + scraperId + '" }}', url: '={{ $json.url }}', options: { parallel: { settings: { requests: 4 } } } },
 			{ input, continueOnFail: true },
 		);
 		expect(result.error).toBeUndefined();
 		expect(result.items).toHaveLength(12);
 		result.items.forEach((item, i) => {
 			expect(item.pairedItem).toEqual({ item: i });
-			if (i % 4 === 1) expect(item.json.error).toMatch(/^Invalid "URL"/);
+			if (i % 4 === 1) expect(item.json.error).toMatch(/^Invalid 'URL'/);
 			else if (i % 4 === 3) expect(item.json.error).toMatch(/was not found \(404\)/);
 			else expect(item.json.url).toBe(input[i].url);
 		});
@@ -72,7 +72,7 @@ describe('Parallel Requests', () => {
 	it('Auto finds the account limit: after the first 429 it stays at or under it, and every item succeeds', async () => {
 		ctx.sim.options.concurrencyLimit = 6;
 		ctx.sim.options.latencyMs = { [PLATFORM_ROUTES.rerun]: 150 };
-		const result = await ctx.run({ ...rerun, url: '={{ $json.url }}', parallel: { auto: true } }, { input: inputUrls(120) });
+		const result = await ctx.run({ ...rerun, url: '={{ $json.url }}', options: { parallel: { settings: { auto: true } } } }, { input: inputUrls(120) });
 		expect(result.error).toBeUndefined();
 		expect(result.items).toHaveLength(120);
 		expect(result.items.every((i) => i.json.status === 'Finished')).toBe(true);
@@ -87,7 +87,7 @@ describe('Parallel Requests', () => {
 
 	it('Auto never goes above Requests at Once', async () => {
 		ctx.sim.options.latencyMs = { [PLATFORM_ROUTES.rerun]: 100 };
-		const result = await ctx.run({ ...rerun, url: '={{ $json.url }}', parallel: { auto: true, requests: 3 } }, { input: inputUrls(30) });
+		const result = await ctx.run({ ...rerun, url: '={{ $json.url }}', options: { parallel: { settings: { auto: true, requests: 3 } } } }, { input: inputUrls(30) });
 		expect(result.error).toBeUndefined();
 		const stats = ctx.sim.concurrencyStats(PLATFORM_DEMO_TOKEN);
 		expect(stats.peak).toBe(3);
@@ -97,7 +97,7 @@ describe('Parallel Requests', () => {
 	it("Retry-After is honoured: a refused request is sent again no sooner than the service asked", async () => {
 		ctx.sim.options.concurrencyLimit = 2;
 		ctx.sim.options.latencyMs = { [PLATFORM_ROUTES.rerun]: 100 };
-		const result = await ctx.run({ ...rerun, url: '={{ $json.url }}', parallel: { requests: 3 } }, { input: inputUrls(3) });
+		const result = await ctx.run({ ...rerun, url: '={{ $json.url }}', options: { parallel: { settings: { requests: 3 } } } }, { input: inputUrls(3) });
 		expect(result.error).toBeUndefined();
 		const requests = ctx.sim.server.log.for(ROUTES.rerun);
 		const refused = requests.find((r) => r.status === 429);
@@ -111,7 +111,7 @@ describe('Parallel Requests', () => {
 	it('Stop during a parallel run ends every wait at once and sends nothing more', async () => {
 		ctx.sim.options.latencyMs = { [PLATFORM_ROUTES.rerun]: 1_500 };
 		const started = Date.now();
-		const result = await ctx.run({ ...rerun, url: '={{ $json.url }}', parallel: { requests: 4 } }, { input: inputUrls(12), cancelAfterMs: 300 });
+		const result = await ctx.run({ ...rerun, url: '={{ $json.url }}', options: { parallel: { settings: { requests: 4 } } } }, { input: inputUrls(12), cancelAfterMs: 300 });
 		expect(Date.now() - started).toBeLessThan(5_000);
 		expect(result.items).toHaveLength(0);
 		const sentAtStop = ctx.sim.server.log.count(ROUTES.rerun);
@@ -121,11 +121,11 @@ describe('Parallel Requests', () => {
 	});
 
 	it.each([
-		['0', { requests: 0 }, 'Invalid "Requests at Once": 0 is out of range from 1 to 100'],
-		['101', { requests: 101 }, 'Invalid "Requests at Once": 101 is out of range from 1 to 100'],
-		['a fraction', { requests: 2.5 }, 'Invalid "Requests at Once": it must be a whole number'],
+		['0', { requests: 0 }, "Invalid 'Requests at Once': 0 is out of range from 1 to 100"],
+		['101', { requests: 101 }, "Invalid 'Requests at Once': 101 is out of range from 1 to 100"],
+		['a fraction', { requests: 2.5 }, "Invalid 'Requests at Once': it must be a whole number"],
 	])('Requests at Once %s is refused before anything is sent', async (_name, parallel, message) => {
-		const result = await ctx.run({ ...rerun, url: 'https://shop.example.com/', parallel });
+		const result = await ctx.run({ ...rerun, url: 'https://shop.example.com/', options: { parallel: { settings: parallel } } });
 		expect(result.error?.message).toContain(message);
 		expect(ctx.sim.server.log.count()).toBe(0);
 	});

@@ -11,7 +11,7 @@ describe('Result > Get Many', () => {
 
 	it('Return All walks every page: every record once, requests = pages', async () => {
 		const result = await ctx.run(
-			{ resource: 'result', operation: 'getMany', returnAll: true, sortField: 'createdAt', sortOrder: 'ASC', options: { pageSize: 100 } },
+			{ resource: 'result', operation: 'getMany', returnAll: true, sort: { rule: { sortField: 'createdAt', sortOrder: 'ASC' } }, options: { pageSize: 100 } },
 			{ token: PLATFORM_OTHER_USER_TOKEN },
 		);
 		expect(result.error).toBeUndefined();
@@ -43,8 +43,7 @@ describe('Result > Get Many', () => {
 				resource: 'result',
 				operation: 'getMany',
 				returnAll: true,
-				sortField: 'status',
-				sortOrder: 'ASC',
+				sort: { rule: { sortField: 'status', sortOrder: 'ASC' } },
 				filters: { search: 'Finished', dateRangeColumn: 'updatedAt', startAt: '2026-01-01T10:00:00', endAt: '2030-01-01T00:00:00' },
 			},
 			{ token: PLATFORM_OTHER_USER_TOKEN, timezone: 'Europe/Berlin' },
@@ -75,7 +74,7 @@ describe('Result > Get', () => {
 		expect(one.items[0].json).toMatchObject({ id, type: 'Rerun-AI' });
 		expect(ctx.sim.server.log.last(ROUTES.result)?.path).toBe(`/api/v1/results/${id}`);
 
-		const split = await ctx.run({ resource: 'result', operation: 'get', resultId: id, output: { split: true } });
+		const split = await ctx.run({ resource: 'result', operation: 'get', resultId: id, options: { split: true } });
 		const data = one.items[0].json.data as unknown[];
 		expect(Array.isArray(data)).toBe(true);
 		expect(split.items).toHaveLength(data.length);
@@ -86,6 +85,6 @@ describe('Result > Get', () => {
 		const other = await ctx.run({ resource: 'aiScraper', operation: 'createAndRun', url: 'https://x.example.com/', prompt: 'T' }, { token: PLATFORM_DEMO_TOKEN });
 		const id = other.items[0].json.id as string;
 		const result = await ctx.run({ resource: 'result', operation: 'get', resultId: id }, { token: PLATFORM_OTHER_USER_TOKEN });
-		expect(result.error?.message).toBe(`The result "${id}" was not found (404)`);
+		expect(result.error?.message).toBe(`The result "${id}" was not found (404) [item 0]`);
 	});
 });

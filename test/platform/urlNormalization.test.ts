@@ -4,6 +4,7 @@
 // refused naming the field and the rule, and nothing reaches the simulator.
 import fc from 'fast-check';
 
+import { withoutItemMark } from '../harness';
 import { brokenRule, httpUrl, injectedInto, parseTrimmed } from '../hardening/urls';
 import { useMarketplace } from '../marketplace/helpers';
 import { DEMO_MANUAL_SCRAPER_IDS } from '../simulator/platform';
@@ -62,10 +63,10 @@ describe('Scraper Platform', () => {
 		const result = await run();
 		expect(ctx.sim.server.log.entries.length - before).toBe(0);
 		expect(result.error).toBeDefined();
-		return result.error!;
+		return withoutItemMark(result.error!);
 	}
 
-	describe('AI Scraper > Create and Run "URL"', () => {
+	describe("AI Scraper > Create and Run 'URL'", () => {
 		test.each([
 			['https://bücher.example/straße?q=ü#teil', 'https://xn--bcher-kva.example/stra%C3%9Fe?q=%C3%BC#teil'],
 			['  HTTPS://User:Pa%40ss@Example.COM:443/a b/%7e?x="1"  ', 'https://User:Pa%40ss@example.com/a%20b/%7e?x=%221%22'],
@@ -95,7 +96,7 @@ describe('Scraper Platform', () => {
 			await fc.assert(
 				fc.asyncProperty(injected({ newline: true }), async (url) => {
 					const error = await expectNothingSent(() => createAndRun(url));
-					expect(error.message).toMatch(/^Invalid "URL": "/);
+					expect(error.message).toMatch(/^Invalid 'URL': "/);
 					expect(error.message.endsWith(expectedRule(url))).toBe(true);
 					expect(error.description).toMatch(/control characters|%5C|%25/);
 				}),
@@ -105,18 +106,18 @@ describe('Scraper Platform', () => {
 
 		test.each(SPELLINGS)('%s: refused, nothing sent', async (_what, url, rule) => {
 			const error = await expectNothingSent(() => createAndRun(url));
-			expect(error.message).toMatch(/^Invalid "URL": "/);
+			expect(error.message).toMatch(/^Invalid 'URL': "/);
 			expect(error.message).toMatch(rule);
 			expect(error.description).toBeTruthy();
 		});
 
 		test('the message shows control characters escaped and never a password', async () => {
 			const error = await expectNothingSent(() => createAndRun('https://user:secret@example.com/a\tb'));
-			expect(error.message).toBe('Invalid "URL": "https://user:…@example.com/a\\u0009b" contains a control character (tab, U+0009) at character 34');
+			expect(error.message).toBe('Invalid \'URL\': "https://user:…@example.com/a\\u0009b" contains a control character (tab, U+0009) at character 34');
 		});
 	});
 
-	describe('Bulk > Start "URLs"', () => {
+	describe("Bulk > Start 'URLs'", () => {
 		const list = fc.array(anyUrl, { minLength: 1, maxLength: 3 });
 
 		test('generated lists (numRuns 20): the request carries exactly the normalised URLs, in order', async () => {
@@ -140,7 +141,7 @@ describe('Scraper Platform', () => {
 			await fc.assert(
 				fc.asyncProperty(broken, async ({ urls, position, bad }) => {
 					const error = await expectNothingSent(() => bulkStart(urls.join('\n')));
-					expect(error.message.startsWith(`Invalid "URLs (entry ${position + 1})": "`)).toBe(true);
+					expect(error.message.startsWith(`Invalid 'URLs (entry ${position + 1})': "`)).toBe(true);
 					expect(error.message.endsWith(expectedRule(bad))).toBe(true);
 				}),
 				{ numRuns: 60 },
@@ -151,7 +152,7 @@ describe('Scraper Platform', () => {
 
 // Scraper Marketplace --------------------------------------------------------------------------------------------
 
-describe('Scraper Marketplace: Job Board > Scrape "URLs"', () => {
+describe("Scraper Marketplace: Job Board > Scrape 'URLs'", () => {
 	const ctx = useMarketplace();
 	const scrape = (urls: string) => ctx.run({ resource: 'jobBoard', operation: 'scrape', urls, min: 1, max: 1 });
 	const list = fc.array(anyUrl, { minLength: 1, maxLength: 3 });
@@ -174,9 +175,10 @@ describe('Scraper Marketplace: Job Board > Scrape "URLs"', () => {
 			const before = ctx.sim.server.log.entries.length;
 			const result = await scrape(url);
 			expect(ctx.sim.server.log.entries.length - before).toBe(0);
-			expect(result.error?.message).toMatch(/^Invalid "URLs": "/);
-			if (typeof rule === 'string') expect(result.error?.message.endsWith(rule)).toBe(true);
-			else expect(result.error?.message).toMatch(rule);
+			const { message } = withoutItemMark(result.error!);
+			expect(message).toMatch(/^Invalid 'URLs': "/);
+			if (typeof rule === 'string') expect(message.endsWith(rule)).toBe(true);
+			else expect(message).toMatch(rule);
 		};
 		await fc.assert(
 			fc.asyncProperty(injected({ newline: false }), async (url) => await check(url, expectedRule(url))),

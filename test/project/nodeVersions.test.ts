@@ -18,13 +18,16 @@ function node(name: string): INodeType {
 	return found[1];
 }
 
+/** Each node's versions: 2 brought resource locators, 3 (the two action nodes) moved optional parameters into Options. */
+const VERSIONS: Record<string, number[]> = { scraperPlatform: [1, 2, 3], scraperMarketplace: [1, 2, 3], scraperBulkTrigger: [1, 2] };
+
 describe.each(NODES)('%s: versions 1 and 2', (name) => {
 	const type = node(name);
 	const locators = type.description.properties.filter((p) => p.type === 'resourceLocator');
 
-	it('offers both versions and opens new nodes at version 2', () => {
-		expect(type.description.version).toEqual([1, 2]);
-		expect(type.description.defaultVersion).toBe(2);
+	it('offers every version and opens new nodes at the newest', () => {
+		expect(type.description.version).toEqual(VERSIONS[name]);
+		expect(type.description.defaultVersion).toBe(Math.max(...VERSIONS[name]));
 		expect(locators.length).toBeGreaterThan(0);
 	});
 
@@ -95,7 +98,7 @@ describe('saved workflows of either version run', () => {
 	it('version 2: a value from an expression that is not a UUID is refused by the node, naming the field', async () => {
 		platform.server.log.clear();
 		const result = await runPlatform(2, 'abc');
-		expect(result.error?.message).toBe('Invalid "Scraper ID": "abc" is not a UUID');
+		expect(result.error?.message).toBe('Invalid \'Scraper ID\': "abc" is not a UUID [item 0]');
 		expect(platform.server.log.count()).toBe(0);
 	});
 
@@ -119,5 +122,66 @@ describe('saved workflows of either version run', () => {
 		});
 		expect(result.error).toBeUndefined();
 		expect(marketplace.server.log.last('GET /api/scraping-runs/html/:scraping_run_id')?.path).toBe(`/api/scraping-runs/html/${runId}`);
+	});
+});
+
+describe('version 3 moved optional parameters into Options; workflows saved at version 2 keep theirs', () => {
+	const platform = new PlatformSimulator();
+	const marketplace = new MarketplaceSimulator({ queuedMs: 50, runMs: 150 });
+	beforeAll(async () => {
+		await platform.listen();
+		await marketplace.listen();
+	});
+	afterAll(async () => {
+		await platform.close();
+		await marketplace.close();
+	});
+	const platformCredentials = () => ({ scraperPlatformApi: { apiToken: PLATFORM_DEMO_TOKEN, baseUrl: platform.url } });
+	const marketplaceCredentials = () => ({ scraperMarketplaceApi: { apiToken: MARKETPLACE_DEMO_TOKEN, baseUrl: marketplace.url } });
+
+	it.each([
+		['version 2: Sort Field and Sort Order in the main panel', 2, { sortField: 'createdAt', sortOrder: 'ASC' }, { sortField: 'createdAt', sortOrder: 'ASC' }],
+		['version 3: the Sort collection', 3, { sort: { rule: { sortField: 'createdAt', sortOrder: 'ASC' } } }, { sortField: 'createdAt', sortOrder: 'ASC' }],
+		['version 3: no sort set, the service gets the default', 3, {}, { sortField: 'updatedAt', sortOrder: 'DESC' }],
+	])('Platform, Result > Get Many: %s', async (_shape, typeVersion, sort, sent) => {
+		platform.server.log.clear();
+		const result = await runNode({
+			nodeType: 'scraperPlatform',
+			typeVersion,
+			parameters: { resource: 'result', operation: 'getMany', limit: 5, ...sort } as never,
+			credentials: platformCredentials(),
+		});
+		expect(result.error).toBeUndefined();
+		expect(platform.server.log.last('GET /api/v1/results')?.query).toMatchObject(sent);
+	});
+
+	it.each([
+		['version 2: Parallel Requests as its own collection', 2, { parallel: { requests: 0 } }],
+		['version 3: Parallel Requests under Options', 3, { options: { parallel: { settings: { requests: 0 } } } }],
+	])('Platform, Result > Get: %s is read (a bad value is refused, nothing sent)', async (_shape, typeVersion, parallel) => {
+		platform.server.log.clear();
+		const result = await runNode({
+			nodeType: 'scraperPlatform',
+			typeVersion,
+			parameters: { resource: 'result', operation: 'get', resultId: DEMO_AI_SCRAPER_IDS.general, ...parallel } as never,
+			credentials: platformCredentials(),
+		});
+		expect(result.error?.message).toMatch(/^Invalid 'Requests at Once': 0 is out of range/);
+		expect(platform.server.log.count()).toBe(0);
+	});
+
+	it.each([
+		['version 2: in the main panel', 2, { min: 2, max: 3, timeout: 60 }],
+		['version 3: under Options', 3, { options: { min: 2, max: 3, timeout: 60 } }],
+	])('Marketplace, Job Board > Scrape: Min, Max and Timeout %s are sent', async (_shape, typeVersion, settings) => {
+		marketplace.server.log.clear();
+		const result = await runNode({
+			nodeType: 'scraperMarketplace',
+			typeVersion,
+			parameters: { resource: 'jobBoard', operation: 'scrape', urls: 'https://jobs.example.com/search?q=a', ...settings } as never,
+			credentials: marketplaceCredentials(),
+		});
+		expect(result.error).toBeUndefined();
+		expect(marketplace.server.log.last('POST /api/job-board-scrape')?.body).toMatchObject({ min: 2, max: 3, timeout: 60 });
 	});
 });

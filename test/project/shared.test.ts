@@ -144,8 +144,8 @@ describe('networkCause: the one table of network causes', () => {
 
 	it('an unknown failure reads as the first line of its message, or "network error"', () => {
 		expect(networkCause(new Error('socket hang up\n  at request dump: x-api-token: secret'))).toEqual({ text: 'socket hang up', neverSent: false, timedOut: false });
-		expect(networkCause({ code: 'EWEIRD' }).text).toBe('network error');
-		expect(networkCause(undefined).text).toBe('network error');
+		expect(networkCause({ code: 'EWEIRD' }).text).toBe('network fault');
+		expect(networkCause(undefined).text).toBe('network fault');
 	});
 });
 
@@ -186,7 +186,7 @@ describe('input rules given one home', () => {
 		expect(v.countryCode('De', 'Proxy Country')).toBe('De');
 		expect(v.countryCode('', 'Proxy Country')).toBeUndefined();
 		for (const bad of ['usa', 'u1', 'd']) {
-			expect(() => v.countryCode(bad, 'Country')).toThrow(`Invalid "Country": "${bad}" is not a two-letter country code (^[a-zA-Z]{2}$)`);
+			expect(() => v.countryCode(bad, 'Country')).toThrow(`Invalid 'Country': "${bad}" is not a two-letter country code (^[a-zA-Z]{2}$)`);
 		}
 	});
 
@@ -195,8 +195,8 @@ describe('input rules given one home', () => {
 		expect(v.optionalSecondsAsMs(2.5, 'Response Deadline (Seconds)', range)).toBe(2500);
 		expect(v.optionalSecondsAsMs('90', 'Response Deadline (Seconds)', range)).toBe(90_000);
 		expect(v.optionalSecondsAsMs('', 'Response Deadline (Seconds)', range)).toBeUndefined();
-		expect(() => v.optionalSecondsAsMs(0.5, 'Response Deadline (Seconds)', range)).toThrow('Invalid "Response Deadline (Seconds)": 0.5 is out of range');
-		expect(() => v.optionalSecondsAsMs(3601, 'Response Deadline (Seconds)', range)).toThrow('Invalid "Response Deadline (Seconds)": 3601 is out of range');
-		expect(() => v.optionalSecondsAsMs('soon', 'Response Deadline (Seconds)', range)).toThrow('Invalid "Response Deadline (Seconds)": it must be a number');
+		expect(() => v.optionalSecondsAsMs(0.5, 'Response Deadline (Seconds)', range)).toThrow("Invalid 'Response Deadline (Seconds)': 0.5 is out of range");
+		expect(() => v.optionalSecondsAsMs(3601, 'Response Deadline (Seconds)', range)).toThrow("Invalid 'Response Deadline (Seconds)': 3601 is out of range");
+		expect(() => v.optionalSecondsAsMs('soon', 'Response Deadline (Seconds)', range)).toThrow("Invalid 'Response Deadline (Seconds)': it must be a number");
 	});
 });

@@ -292,7 +292,7 @@ describe('Scraper Bulk Trigger: failing polls lose nothing', () => {
 
 	it('a 500 on the second page (after the node retried it) fails the poll; the next poll emits everything', async () => {
 		const error = await failMidPoll({ status: 500, times: 3 });
-		expect(error.message).toBe('Scraper Platform had an internal error (500): An unexpected error occurred');
+		expect(error.message).toBe('Scraper Platform could not complete the request (500): An unexpected error occurred');
 		expect(error.description).toContain('Try again in a few minutes');
 		// First page, then the second page three times (two retries).
 		expect(ctx.sim.server.log.for(LIST).filter((e) => e.status === 500)).toHaveLength(3);
@@ -324,7 +324,7 @@ describe('Scraper Bulk Trigger: failing polls lose nothing', () => {
 		const a = startJob(sim);
 		sim.clock.advance(MINUTE);
 		sim.server.faults.add({ kind: 'status', status: 500, routes: [LIST], times: 3 });
-		await expect(trigger.poll()).rejects.toThrow('internal error (500)');
+		await expect(trigger.poll()).rejects.toThrow('could not complete the request (500)');
 		const b = startJob(sim);
 		sim.clock.advance(MINUTE);
 		const restarted = newTrigger(sim, {}, database);

@@ -136,7 +136,7 @@ describe('Scraper Bulk Trigger: backfill on first activation', () => {
 		await sim?.close();
 	});
 
-	it('"Include Jobs Completed in the Last (Hours)" emits those jobs at activation, and only once', async () => {
+	it("'Include Jobs Completed in the Last (Hours)' emits those jobs at activation, and only once", async () => {
 		// The simulated service starts 40 hours in the past so jobs can complete "yesterday" and "today".
 		sim = new PlatformSimulator({ clock: new PastClock(40 * HOUR), bulkUrlDurationMs: 1000, bulkConcurrency: 1 });
 		await sim.listen();
@@ -227,7 +227,7 @@ describe('Scraper Bulk Trigger: Fetch Test Event (manual mode)', () => {
 			(e: unknown) => e as Error & { description?: string },
 		);
 		expect(error?.message).toBe('Scraper Platform did not accept the API token (401 Unauthorized)');
-		expect(error?.description).toContain('Check the token in the "Scraper Platform API" credential');
+		expect(error?.description).toContain("Check the token in the 'Scraper Platform API' credential");
 		expect(allText(error)).not.toContain('not-a-valid-token');
 		// When active, the same error fails the poll (n8n logs it) and stores nothing.
 		const database: TriggerDatabase = { saves: 0 };
@@ -238,9 +238,9 @@ describe('Scraper Bulk Trigger: Fetch Test Event (manual mode)', () => {
 
 describe('Scraper Bulk Trigger: validation before any request', () => {
 	it.each([
-		[{ scraperId: 'scraper-1' }, 'Invalid "Scraper ID": "scraper-1" is not a UUID'],
-		[{ options: { lookbackHours: 0 } }, 'Invalid "Include Jobs Completed in the Last (Hours)": 0 is out of range from 1 to 720'],
-		[{ options: { lookbackHours: 2.5 } }, 'Invalid "Include Jobs Completed in the Last (Hours)": it must be a whole number, got 2.5'],
+		[{ scraperId: 'scraper-1' }, 'Invalid \'Scraper ID\': "scraper-1" is not a UUID'],
+		[{ options: { lookbackHours: 0 } }, "Invalid 'Include Jobs Completed in the Last (Hours)': 0 is out of range from 1 to 720"],
+		[{ options: { lookbackHours: 2.5 } }, "Invalid 'Include Jobs Completed in the Last (Hours)': it must be a whole number, got 2.5"],
 	])('%j is rejected in the editor and when active, with no request sent', async (parameters, message) => {
 		const { sim } = ctx;
 		const trigger = newTrigger(sim, parameters);

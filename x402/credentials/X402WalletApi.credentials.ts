@@ -23,7 +23,7 @@ export class X402WalletApi implements ICredentialType {
 			typeOptions: { password: true },
 			default: '',
 			required: true,
-			placeholder: '0x…',
+			placeholder: 'e.g. 0x…',
 			description: 'Private key of the paying EVM wallet: 0x followed by 64 hexadecimal characters. Use a dedicated wallet holding only the USDC you mean to spend.',
 		},
 		{
@@ -32,7 +32,7 @@ export class X402WalletApi implements ICredentialType {
 			type: 'string',
 			default: '',
 			required: true,
-			placeholder: 'https://gateway.example.com',
+			placeholder: 'e.g. https://gateway.example.com',
 			description: 'Address of the pay-per-request gateway, without /api/service',
 		},
 		{
@@ -52,7 +52,7 @@ export class X402WalletApi implements ICredentialType {
 			name: 'customNetwork',
 			type: 'string',
 			default: '',
-			placeholder: 'eip155:31337',
+			placeholder: 'e.g. eip155:31337',
 			description: 'CAIP-2 id of the chain: eip155:<chain ID>',
 			displayOptions: { show: { network: ['custom'] } },
 		},
@@ -61,7 +61,7 @@ export class X402WalletApi implements ICredentialType {
 			name: 'usdcAddress',
 			type: 'string',
 			default: '',
-			placeholder: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913',
+			placeholder: 'e.g. 0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913',
 			description: 'The token payments are made in. Leave empty for USDC on Base (0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913) or Base Sepolia (0x036CbD53842c5426634e7929541eC2318f3dCF7e); required for a custom network.',
 		},
 		{
@@ -77,7 +77,7 @@ export class X402WalletApi implements ICredentialType {
 			name: 'payTo',
 			type: 'string',
 			default: '',
-			placeholder: '0x…',
+			placeholder: 'e.g. 0x…',
 			description: 'Optional. When set, the node pays only this address and refuses a gateway that asks to pay another.',
 		},
 	];

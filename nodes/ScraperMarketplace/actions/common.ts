@@ -136,7 +136,7 @@ export const nameProperty = (placeholder: string): INodeProperties => ({
 	type: 'string',
 	required: true,
 	default: '',
-	placeholder,
+	placeholder: `e.g. ${placeholder}`,
 	description: 'A name for the new scraper, shown in the service dashboard and on every result',
 });
 
@@ -146,7 +146,7 @@ export function marketplaceIdParameter(
 	displayName: string,
 	searchListMethod: string,
 	description: string,
-	placeholder: string,
+	example: string,
 ): INodeProperties[] {
 	return idParameter({
 		name,
@@ -154,8 +154,8 @@ export function marketplaceIdParameter(
 		description,
 		searchListMethod,
 		idPattern: INTEGER_ID_PATTERN,
-		placeholder,
-		legacy: { type: 'number', default: 0, typeOptions: { minValue: 1, numberPrecision: 0 }, placeholder },
+		example,
+		legacy: { type: 'number', default: 0, typeOptions: { minValue: 1, numberPrecision: 0 } },
 	});
 }
 

@@ -1,12 +1,15 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IDisplayOptions, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { idParameter, readId, UUID_PATTERN } from '../../shared/locator';
-import { asRecords, findList, NOISE_FIELDS, splitIntoItems } from '../../shared/output';
+import { BEFORE_OPTIONS, FROM_OPTIONS, optionsCollection, OPTIONS_VERSION } from '../../shared/collections';
+import { asRecords, findList, simplifyRecord, splitIntoItems } from '../../shared/output';
+import { readShaping, SIMPLIFY_DESCRIPTION, simplifyProperties } from '../../shared/simplify';
+import type { Shaping } from '../../shared/simplify';
 import { InputValidator } from '../../shared/validation';
 import { decodeResult, platformRequest } from '../api';
-import { ID_KINDS, RESULT_LIST_KEYS } from '../vocabulary';
+import { ID_KINDS, RESULT_FIELDS, RESULT_LIST_KEYS } from '../vocabulary';
 
-const UUID_PLACEHOLDER = '3f2b9c1e-8a4d-4e6f-9b2a-1c3d5e7f9a0b';
+const UUID_EXAMPLE = '3f2b9c1e-8a4d-4e6f-9b2a-1c3d5e7f9a0b';
 
 /** A platform id parameter: a uuid typed, or picked from a list the node reads from the service. */
 function platformIdParameter(
@@ -23,8 +26,8 @@ function platformIdParameter(
 		required,
 		searchListMethod,
 		idPattern: UUID_PATTERN,
-		placeholder: UUID_PLACEHOLDER,
-		legacy: { type: 'string', default: '', placeholder: UUID_PLACEHOLDER },
+		example: UUID_EXAMPLE,
+		legacy: { type: 'string', default: '' },
 	});
 }
 
@@ -50,52 +53,62 @@ export const scraperIdOf = (ctx: IExecuteFunctions, itemIndex: number): string =
 export const bulkIdOf = (ctx: IExecuteFunctions, itemIndex: number): string => uuidOf(ctx, 'bulkId', 'Bulk Job ID', itemIndex);
 export const resultIdOf = (ctx: IExecuteFunctions, itemIndex: number): string => uuidOf(ctx, 'resultId', 'Result ID', itemIndex);
 
-/** Simplify: under Output in the record-returning operations, under Options in Result > Get Many (where it was saved). */
-export const simplifyProperty: INodeProperties = {
+/**
+ * Simplify before version 3: under Output in the record-returning operations, under Options in Result > Get Many,
+ * off by default and dropping server file paths and audit fields (${NOISE_FIELDS}). Saved workflows keep it so.
+ */
+export const legacySimplifyProperty: INodeProperties = {
 	displayName: 'Simplify',
 	name: 'simplify',
 	type: 'boolean',
 	default: false,
-	description: `Whether to drop server file paths and audit fields (${NOISE_FIELDS.join(', ')})`,
+	description: SIMPLIFY_DESCRIPTION,
 };
 
-/** Reads Simplify from the collection that holds it. */
-export function readSimplify(ctx: IExecuteFunctions, collection: IDataObject, itemIndex: number): boolean {
-	return new InputValidator(ctx.getNode(), itemIndex).boolean(collection.simplify ?? false, 'Simplify');
+/** Reads the version 1-2 Simplify from the collection that holds it. */
+export function readLegacySimplify(ctx: IExecuteFunctions, collection: IDataObject, itemIndex: number): Shaping {
+	const simplify = new InputValidator(ctx.getNode(), itemIndex).boolean(collection.simplify ?? false, 'Simplify');
+	return simplify ? (record) => simplifyRecord(record) : (record) => record;
 }
 
-/** Output choices every record-returning operation offers, so spreadsheets and CRMs get rows. */
-export function outputOptions(splitDescription: string): INodeProperties {
-	return {
-		displayName: 'Output',
-		name: 'output',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		options: [
-			simplifyProperty,
-			{
-				displayName: 'Split Into Items',
-				name: 'split',
-				type: 'boolean',
-				default: false,
-				description: splitDescription,
-			},
-		],
-	};
+/** Simplify and, for an agent, the Output choice, from version 3; `show` narrows where they apply. */
+export const resultSimplifyProperties = (show: IDisplayOptions['show'] = {}): INodeProperties[] =>
+	simplifyProperties(RESULT_FIELDS, { ...FROM_OPTIONS, ...show });
+
+/**
+ * Output choices every record-returning operation offers, so spreadsheets and CRMs get rows: before version 3 an
+ * Output collection; from version 3 Simplify on top and Split Into Items under Options.
+ */
+export function outputOptions(splitDescription: string): INodeProperties[] {
+	const split: INodeProperties = { displayName: 'Split Into Items', name: 'split', type: 'boolean', default: false, description: splitDescription };
+	return [
+		{
+			displayName: 'Output',
+			name: 'output',
+			type: 'collection',
+			placeholder: 'Add Option',
+			default: {},
+			options: [legacySimplifyProperty, split],
+			displayOptions: { show: BEFORE_OPTIONS },
+		},
+		...resultSimplifyProperties(),
+		optionsCollection([split], { displayOptions: { show: FROM_OPTIONS } }),
+	];
 }
 
 export interface OutputChoice {
-	simplify: boolean;
+	shape: Shaping;
 	split: boolean;
 }
 
 export function getOutputChoice(ctx: IExecuteFunctions, itemIndex: number): OutputChoice {
-	const output = ctx.getNodeParameter('output', itemIndex, {}) as IDataObject;
-	return {
-		simplify: readSimplify(ctx, output, itemIndex),
-		split: new InputValidator(ctx.getNode(), itemIndex).boolean(output.split ?? false, 'Split Into Items'),
-	};
+	const v = new InputValidator(ctx.getNode(), itemIndex);
+	if (ctx.getNode().typeVersion < OPTIONS_VERSION) {
+		const output = ctx.getNodeParameter('output', itemIndex, {}) as IDataObject;
+		return { shape: readLegacySimplify(ctx, output, itemIndex), split: v.boolean(output.split ?? false, 'Split Into Items') };
+	}
+	const options = ctx.getNodeParameter('options', itemIndex, {}) as IDataObject;
+	return { shape: readShaping(ctx, itemIndex, RESULT_FIELDS), split: v.boolean(options.split ?? false, 'Split Into Items') };
 }
 
 /**
@@ -103,9 +116,9 @@ export function getOutputChoice(ctx: IExecuteFunctions, itemIndex: number): Outp
  * (an array, or the `records`/`items`/`results` list inside it), each carrying the result id.
  */
 export function resultOutput(record: IDataObject, choice: OutputChoice, itemIndex: number): INodeExecutionData[] {
-	const decoded = decodeResult(record, choice.simplify);
+	const decoded = decodeResult(record);
 	const list = choice.split ? findList(decoded.data, RESULT_LIST_KEYS) : undefined;
-	if (!list) return [{ json: decoded }];
+	if (!list) return [{ json: choice.shape(decoded) }];
 	return splitIntoItems(asRecords(list), itemIndex, { resultId: decoded.id as string });
 }
 

@@ -289,8 +289,8 @@ function ourNode(w: Workload, credentialId: string): WorkflowNode {
 	const locator = (value: string) => ({ __rl: true, mode: 'id', value });
 	const parameters =
 		w.key === 'rerun'
-			? { resource: 'aiScraper', operation: 'rerun', scraperId: locator(SCRAPER_ID), url: '={{ $json.url }}', parallel: { auto: true } }
-			: { resource: 'result', operation: 'get', resultId: locator('={{ $json.id }}'), parallel: { auto: true } };
+			? { resource: 'aiScraper', operation: 'rerun', scraperId: locator(SCRAPER_ID), url: '={{ $json.url }}', options: { parallel: { settings: { auto: true, requests: 100 } } } }
+			: { resource: 'result', operation: 'get', resultId: locator('={{ $json.id }}'), options: { parallel: { settings: { auto: true, requests: 100 } } } };
 	return {
 		id: 'c0000000-0000-4000-8000-000000000004',
 		name: 'Measured',

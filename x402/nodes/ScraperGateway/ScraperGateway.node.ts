@@ -18,7 +18,9 @@ export class ScraperGateway implements INodeType {
 		name: 'scraperGateway',
 		icon: { light: 'file:../../icons/scraper.svg', dark: 'file:../../icons/scraper.dark.svg' },
 		group: ['transform'],
-		version: 1,
+		// 2: Simplify on the page fetch (on by default), and for an AI Agent the Output choice; version 1 keeps every field.
+		version: [1, 2],
+		defaultVersion: 2,
 		subtitle: '={{$parameter["resource"] + ": " + $parameter["operation"]}}',
 		description: 'Fetch public web pages and search the web, paying 0.01 USDC per request with x402 (no API key)',
 		defaults: { name: 'Scraper Gateway' },

@@ -1,5 +1,6 @@
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
+import { FROM_OPTIONS, movedToOptions, optionsCollection, readMoved } from '../../../shared/collections';
 import { marketplaceRequest } from '../../api';
 import { describeJson, firstSchemaProblem, isJsonObject } from '../../jsonSchema';
 import type { Operation } from '../../../shared/operation';
@@ -77,6 +78,44 @@ function jobRecords(result: unknown): IDataObject[] {
 	return asRecords(findList(result, keys) ?? result);
 }
 
+/** Optional settings, in the main panel before version 3 and under Options from 3. */
+const MOVED = {
+	min: movedToOptions({
+		displayName: 'Min Items per URL',
+		name: 'min',
+		type: 'number',
+		typeOptions: { minValue: 1, numberPrecision: 0 },
+		default: 10,
+		description: 'How many jobs to collect per URL at least; fewer come back when the page has fewer',
+	}),
+	max: movedToOptions({
+		displayName: 'Max Items per URL',
+		name: 'max',
+		type: 'number',
+		typeOptions: { minValue: 1, numberPrecision: 0 },
+		default: 20,
+		description: 'How many jobs to collect per URL at most',
+	}),
+	timeout: movedToOptions({
+		displayName: 'Timeout (Seconds)',
+		name: 'timeout',
+		type: 'number',
+		typeOptions: { minValue: JOB_BOARD_TIMEOUT_RANGE.min, maxValue: JOB_BOARD_TIMEOUT_RANGE.max, numberPrecision: 0 },
+		default: 180,
+		description: 'When it is reached, scraping stops and the jobs collected so far are returned (60 to 600)',
+	}),
+	split: movedToOptions({
+		displayName: 'Split Into Items',
+		name: 'split',
+		type: 'boolean',
+		default: false,
+		description: 'Whether to output one item per scraped job instead of one item with the whole result',
+	}),
+};
+
+/** The service's defaults, as the options show them: from version 3 an option left unset is not sent. */
+const DEFAULTS = { min: MOVED.min.option.default as number, max: MOVED.max.option.default as number, timeout: MOVED.timeout.option.default as number };
+
 export const jobBoardScrape: Operation = {
 	value: 'scrape',
 	name: 'Scrape',
@@ -90,7 +129,7 @@ export const jobBoardScrape: Operation = {
 			typeOptions: { rows: 3 },
 			required: true,
 			default: '',
-			placeholder: 'https://jobs.example.com/search?q=engineer',
+			placeholder: 'e.g. https://jobs.example.com/search?q=engineer',
 			description: 'Job board pages to scrape, one per line (or separated by commas), or an expression returning a list',
 		},
 		{
@@ -101,60 +140,42 @@ export const jobBoardScrape: Operation = {
 			default: JSON.stringify(EXAMPLE_SCHEMA, null, 2),
 			description: 'A JSON Schema of the output. A type "object" needs "properties"; a type "array" needs "items"; at most 16 levels deep. The records go in the first list (here "jobs").',
 		},
-		{
-			displayName: 'Min Items per URL',
-			name: 'min',
-			type: 'number',
-			typeOptions: { minValue: 1, numberPrecision: 0 },
-			default: 10,
-			description: 'How many jobs to collect per URL at least; fewer come back when the page has fewer',
-		},
-		{
-			displayName: 'Max Items per URL',
-			name: 'max',
-			type: 'number',
-			typeOptions: { minValue: 1, numberPrecision: 0 },
-			default: 20,
-			description: 'How many jobs to collect per URL at most',
-		},
-		{
-			displayName: 'Timeout (Seconds)',
-			name: 'timeout',
-			type: 'number',
-			typeOptions: { minValue: JOB_BOARD_TIMEOUT_RANGE.min, maxValue: JOB_BOARD_TIMEOUT_RANGE.max, numberPrecision: 0 },
-			default: 180,
-			description: 'When it is reached, scraping stops and the jobs collected so far are returned (60 to 600)',
-		},
-		{
-			displayName: 'Split Into Items',
-			name: 'split',
-			type: 'boolean',
-			default: false,
-			description: 'Whether to output one item per scraped job instead of one item with the whole result',
-		},
+		...Object.values(MOVED).map((moved) => moved.legacy),
+		optionsCollection(
+			Object.values(MOVED)
+				.map((moved) => moved.option)
+				.sort((a, b) => a.displayName.localeCompare(b.displayName)),
+			{ displayOptions: { show: FROM_OPTIONS } },
+		),
 	],
 	parallel: true,
 	async execute(itemIndex) {
 		const v = new InputValidator(this.getNode(), itemIndex);
 		const urls = v.httpUrlList(this.getNodeParameter('urls', itemIndex), 'URLs', { required: true });
 		const schema = readSchema(v, this.getNodeParameter('schema', itemIndex));
-		const min = v.integer(this.getNodeParameter('min', itemIndex), 'Min Items per URL', { min: 1 });
-		const max = v.integer(this.getNodeParameter('max', itemIndex), 'Max Items per URL', { min: 1 });
-		if (min > max) {
-			v.fail('Min Items per URL', `${min} is more than "Max Items per URL" (${max})`, 'Make Min Items per URL smaller than or equal to Max Items per URL.');
+		const set = (name: keyof typeof MOVED) => readMoved(this, name, itemIndex, undefined);
+		const min = v.optionalInteger(set('min'), 'Min Items per URL', { min: 1 });
+		const max = v.optionalInteger(set('max'), 'Max Items per URL', { min: 1 });
+		if ((min ?? DEFAULTS.min) > (max ?? DEFAULTS.max)) {
+			const maxText = max === undefined ? `${DEFAULTS.max}, its default` : String(max);
+			v.fail('Min Items per URL', `${min ?? DEFAULTS.min} is more than 'Max Items per URL' (${maxText})`, "Make 'Min Items per URL' smaller than or equal to 'Max Items per URL'.");
 		}
-		const timeout = v.integer(this.getNodeParameter('timeout', itemIndex), 'Timeout (Seconds)', JOB_BOARD_TIMEOUT_RANGE);
-		const split = v.boolean(this.getNodeParameter('split', itemIndex, false), 'Split Into Items');
+		const timeout = v.optionalInteger(set('timeout'), 'Timeout (Seconds)', JOB_BOARD_TIMEOUT_RANGE);
+		const split = v.boolean(set('split') ?? false, 'Split Into Items');
+		const body: IDataObject = { urls, schema };
+		if (min !== undefined) body.min = min;
+		if (max !== undefined) body.max = max;
+		if (timeout !== undefined) body.timeout = timeout;
 
 		const response = await marketplaceRequest(
 			this,
 			{
 				method: 'POST',
 				path: '/api/job-board-scrape',
-				body: { urls, schema, min, max, timeout },
+				body,
 				// A scrape costs tokens: a failed attempt is not repeated.
 				idempotent: false,
-				timeoutMs: jobBoardDeadlineMs(timeout),
+				timeoutMs: jobBoardDeadlineMs(timeout ?? DEFAULTS.timeout),
 			},
 			itemIndex,
 			LABELS,
@@ -164,7 +185,7 @@ export const jobBoardScrape: Operation = {
 		const json: IDataObject = { ...response };
 		if (totalDone !== undefined && totalDone < urls.length) {
 			json.incomplete = true;
-			json.note = `${totalDone} of ${urls.length} URLs were scraped completely: the timeout was reached or a page could not be scraped. The result holds what was collected; raise Timeout (Seconds) to get more.`;
+			json.note = `${totalDone} of ${urls.length} URLs were scraped completely: the timeout was reached or a page could not be scraped. The result holds what was collected; raise 'Timeout (Seconds)' to get more.`;
 		}
 		return [{ json }];
 	},

@@ -16,7 +16,7 @@ const LABELS = {
 export const leadCreateAndRunSearch: Operation = {
 	value: 'createAndRunSearch',
 	name: 'Create and Run Search Engine Scraper',
-	action: 'Create and run a search engine lead scraper',
+	action: 'Create and run search engine lead scraper',
 	description: 'Find leads (name, company, email, phone…) in search engine results for keywords or a results URL',
 	properties: [
 		nameProperty('Marketing agencies in Sydney'),
@@ -37,7 +37,7 @@ export const leadCreateAndRunSearch: Operation = {
 			type: 'string',
 			required: true,
 			default: '',
-			placeholder: 'marketing agency sydney',
+			placeholder: 'e.g. marketing agency sydney',
 			description: 'The search words',
 			displayOptions: { show: { searchType: ['keywords'] } },
 		},
@@ -47,7 +47,7 @@ export const leadCreateAndRunSearch: Operation = {
 			type: 'string',
 			required: true,
 			default: '',
-			placeholder: 'https://search.example.com/search?q=marketing+agency',
+			placeholder: 'e.g. https://search.example.com/search?q=marketing+agency',
 			description: 'The search results page to start from',
 			displayOptions: { show: { searchType: ['url'] } },
 		},

@@ -15,7 +15,7 @@ const LABELS = {
 export const leadCreateAndRunSocial: Operation = {
 	value: 'createAndRunSocial',
 	name: 'Create and Run Social Scraper',
-	action: 'Create and run a social platform lead scraper',
+	action: 'Create and run social platform lead scraper',
 	description: 'Find leads among social platform posts that mention your keywords, filtered by sentiment',
 	properties: [
 		nameProperty('People talking about CRM software'),
@@ -25,7 +25,7 @@ export const leadCreateAndRunSocial: Operation = {
 			type: 'string',
 			required: true,
 			default: '',
-			placeholder: 'crm software',
+			placeholder: 'e.g. crm software',
 			description: 'Words the posts must mention',
 		},
 		{

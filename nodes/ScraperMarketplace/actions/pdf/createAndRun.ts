@@ -14,7 +14,7 @@ const LABELS = {
 export const pdfCreateAndRun: Operation = {
 	value: 'createAndRun',
 	name: 'Create and Run',
-	action: 'Create and run a PDF scraper',
+	action: 'Create and run PDF scraper',
 	description: 'Create a scraper that finds PDF files by keyword, keeps those a prompt accepts, and run it',
 	properties: [
 		nameProperty('Annual reports of energy companies'),
@@ -38,7 +38,7 @@ export const pdfCreateAndRun: Operation = {
 							type: 'string',
 							required: true,
 							default: '',
-							placeholder: 'solar panel installation guide',
+							placeholder: 'e.g. solar panel installation guide',
 							description: 'The search words that find the PDF files',
 						},
 						{
@@ -48,7 +48,7 @@ export const pdfCreateAndRun: Operation = {
 							required: true,
 							typeOptions: { rows: 2 },
 							default: '',
-							placeholder: 'Is this an official installation guide from a manufacturer?',
+							placeholder: 'e.g. Is this an official installation guide from a manufacturer?',
 							description: 'A yes/no question answered for each file found: only files answered true are kept',
 						},
 					],
@@ -82,7 +82,7 @@ export const pdfCreateAndRun: Operation = {
 		const collection = this.getNodeParameter('keywords', itemIndex, {}) as IDataObject;
 		const entries = (Array.isArray(collection.keyword) ? collection.keyword : []) as IDataObject[];
 		if (entries.length === 0) {
-			v.fail('Keywords', 'add at least one keyword with its prompt', 'Click "Add Keyword" and fill in the keyword and its prompt.');
+			v.fail('Keywords', 'add at least one keyword with its prompt', "Click 'Add Keyword' and fill in the keyword and its prompt.");
 		}
 		const keywords = entries.map((entry, i) => {
 			const at = entries.length > 1 ? ` (keyword ${i + 1})` : '';

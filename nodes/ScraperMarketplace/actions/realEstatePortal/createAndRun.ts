@@ -38,7 +38,7 @@ const LABELS = {
 export const realEstatePortalCreateAndRun: Operation = {
 	value: 'createAndRun',
 	name: 'Create and Run',
-	action: 'Create and run a real estate portal scraper',
+	action: 'Create and run real estate portal scraper',
 	description: 'Create a scraper for property listings of a real estate portal, by location or listing links, and run it',
 	properties: [
 		nameProperty('Houses for sale in Bondi'),
@@ -60,7 +60,7 @@ export const realEstatePortalCreateAndRun: Operation = {
 			typeOptions: { rows: 3 },
 			required: true,
 			default: '',
-			placeholder: 'Bondi, NSW 2026\nRichmond, VIC 3121',
+			placeholder: 'e.g. Bondi, NSW 2026\nRichmond, VIC 3121',
 			description: 'Place names to search, one per line (several allowed), or an expression returning a list',
 			displayOptions: { show: { searchBy: ['locations'] } },
 		},
@@ -71,7 +71,7 @@ export const realEstatePortalCreateAndRun: Operation = {
 			typeOptions: { rows: 3 },
 			required: true,
 			default: '',
-			placeholder: 'https://www.portal.example/buy/bondi-nsw-2026',
+			placeholder: 'e.g. https://www.portal.example/buy/bondi-nsw-2026',
 			description: 'Listing page URLs, one per line (or separated by commas), or an expression returning a list',
 			displayOptions: { show: { searchBy: ['links'] } },
 		},
@@ -177,7 +177,7 @@ export const realEstatePortalCreateAndRun: Operation = {
 		const landMin = additional.landsizeMinimum === undefined ? undefined : v.oneOf(additional.landsizeMinimum, 'Land Size Minimum', LAND_SIZES);
 		const landMax = additional.landsizeMaximum === undefined ? undefined : v.oneOf(additional.landsizeMaximum, 'Land Size Maximum', LAND_SIZES);
 		if (landMin !== undefined && landMax !== undefined && landMin !== 'any' && landMax !== 'any' && Number(landMin) >= Number(landMax)) {
-			v.fail('Land Size Minimum', `${landMin} m² must be smaller than "Land Size Maximum" (${landMax} m²)`, 'Choose a Land Size Minimum below the Land Size Maximum, or set one of them to Any.');
+			v.fail('Land Size Minimum', `${landMin} m² must be smaller than 'Land Size Maximum' (${landMax} m²)`, 'Choose a Land Size Minimum below the Land Size Maximum, or set one of them to Any.');
 		}
 		if (landMin !== undefined) body.landsize_minimum = landMin;
 		if (landMax !== undefined) body.landsize_maximum = landMax;

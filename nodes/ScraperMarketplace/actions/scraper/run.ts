@@ -8,7 +8,7 @@ import { integerIdOf, marketplaceIdParameter, runAnswer, startRuns, waitingConcu
 export const scraperRun: Operation = {
 	value: 'run',
 	name: 'Run',
-	action: 'Run a scraper',
+	action: 'Run scraper',
 	description: 'Run an existing scraper again, on its own URLs or on URLs you give',
 	properties: [
 		...marketplaceIdParameter(
@@ -24,7 +24,7 @@ export const scraperRun: Operation = {
 			type: 'string',
 			typeOptions: { rows: 3 },
 			default: '',
-			placeholder: 'https://example.com/page-1\nhttps://example.com/page-2',
+			placeholder: 'e.g. https://example.com/page-1\nhttps://example.com/page-2',
 			description: "Leave empty to scrape the scraper's own URLs. Otherwise one URL per line (or separated by commas), used instead of them.",
 		},
 		...waitProperties('one record'),

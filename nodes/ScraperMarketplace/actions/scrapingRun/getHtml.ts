@@ -11,7 +11,7 @@ import { integerIdOf, marketplaceIdParameter } from '../common';
 export const scrapingRunGetHtml: Operation = {
 	value: 'getHtml',
 	name: 'Get HTML',
-	action: 'Get the HTML of a scraping run',
+	action: 'Get HTML of scraping run',
 	description: 'Get the page HTML of each result of a scraping run, as text or as .html files',
 	properties: [
 		...marketplaceIdParameter(

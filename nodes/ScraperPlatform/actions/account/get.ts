@@ -6,7 +6,7 @@ import { platformRequest } from '../../api';
 export const accountGet: Operation = {
 	value: 'get',
 	name: 'Get',
-	action: 'Get the subscription account',
+	action: 'Get subscription account',
 	description: 'Get the subscription account of the token: plan limits, usage and rate limit. Proves the token works.',
 	properties: [],
 	async execute(itemIndex) {

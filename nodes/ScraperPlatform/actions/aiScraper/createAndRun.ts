@@ -9,7 +9,7 @@ import { outputOptions, runScraper } from '../common';
 export const aiScraperCreateAndRun: Operation = {
 	value: 'createAndRun',
 	name: 'Create and Run',
-	action: 'Create and run an AI scraper',
+	action: 'Create and run AI scraper',
 	description: 'Create an AI scraper from a prompt and run it once on a URL',
 	properties: [
 		{
@@ -18,7 +18,7 @@ export const aiScraperCreateAndRun: Operation = {
 			type: 'string',
 			required: true,
 			default: '',
-			placeholder: 'https://example.com/products',
+			placeholder: 'e.g. https://example.com/products',
 			description: 'The page the scraper starts from',
 		},
 		{
@@ -28,9 +28,9 @@ export const aiScraperCreateAndRun: Operation = {
 			required: true,
 			typeOptions: { rows: 4 },
 			default: '',
-			placeholder: 'Extract every product with its name, price and rating',
+			placeholder: 'e.g. Extract every product with its name, price and rating',
 			description: 'What to extract, in plain language',
-			hint: 'The first run returns example code and example output only, not final results. Keep the Scraper ID from the output and use Rerun to get full results.',
+			hint: "The first run gives sample output only: keep the 'Scraper ID' it returns and use Rerun for full results",
 		},
 		{
 			displayName: 'Agent',
@@ -50,11 +50,11 @@ export const aiScraperCreateAndRun: Operation = {
 				name: 'proxyCountry',
 				type: 'string',
 				default: '',
-				placeholder: 'us',
+				placeholder: 'e.g. us',
 				description: 'Two-letter country code of the proxy the page is fetched through',
 			},
 		]),
-		outputOptions('Whether to output one item per record of the example output'),
+		...outputOptions('Whether to output one item per record of the example output'),
 	],
 	parallel: true,
 	async execute(itemIndex) {

@@ -7,7 +7,7 @@ import { outputOptions, runScraper, scraperIdOf, scraperIdParameter } from '../c
 export const aiScraperRerun: Operation = {
 	value: 'rerun',
 	name: 'Rerun',
-	action: 'Rerun an AI scraper',
+	action: 'Rerun AI scraper',
 	description: 'Run an existing AI scraper on a URL and get its full results',
 	properties: [
 		...scraperIdParameter('The AI scraper: pick it from the list, or the scraperId returned by Create and Run'),
@@ -17,7 +17,7 @@ export const aiScraperRerun: Operation = {
 			type: 'string',
 			required: true,
 			default: '',
-			placeholder: 'https://example.com/products?page=2',
+			placeholder: 'e.g. https://example.com/products?page=2',
 			description: 'The page to scrape. Reruns reuse cached results to save tokens and time.',
 		},
 		{
@@ -33,7 +33,7 @@ export const aiScraperRerun: Operation = {
 					name: 'excludePatterns',
 					type: 'string',
 					default: '',
-					placeholder: '/tag/.*',
+					placeholder: 'e.g. /tag/.*',
 					description: 'Regular expression: pages whose URL matches are skipped',
 				},
 				{
@@ -41,7 +41,7 @@ export const aiScraperRerun: Operation = {
 					name: 'includePatterns',
 					type: 'string',
 					default: '',
-					placeholder: '/blog/.*',
+					placeholder: 'e.g. /blog/.*',
 					description: 'Regular expression: only pages whose URL matches are kept',
 				},
 				{
@@ -71,7 +71,7 @@ export const aiScraperRerun: Operation = {
 				},
 			],
 		},
-		outputOptions('Whether to output one item per scraped record (e.g. one per listing item or per found page)'),
+		...outputOptions('Whether to output one item per scraped record (e.g. one per listing item or per found page)'),
 	],
 	parallel: true,
 	async execute(itemIndex) {

@@ -6,7 +6,7 @@ import { dateRangeProperties, readDateRange } from './common';
 export const analyticsGetProxyBandwidth: Operation = {
 	value: 'getProxyBandwidth',
 	name: 'Get Proxy Bandwidth',
-	action: 'Get proxy bandwidth per proxy user',
+	action: 'Get analytics of proxy bandwidth per proxy user',
 	description: 'Get the proxy bandwidth used per proxy username over a time window, one item per username',
 	properties: [...dateRangeProperties],
 	async execute(itemIndex) {

@@ -1,16 +1,24 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { additionalFields } from '../../../shared/collections';
+import { additionalFields, FROM_OPTIONS, movedToOptions, optionsCollection, readMoved } from '../../../shared/collections';
 import type { Operation } from '../../../shared/operation';
 import { asRecords, splitIntoItems } from '../../../shared/output';
 import { platformRequest } from '../../api';
 import { InputValidator } from '../../../shared/validation';
 import { dateRangeProperties, readDateRange } from './common';
 
+const splitMoved = movedToOptions({
+	displayName: 'Split Into Items',
+	name: 'split',
+	type: 'boolean',
+	default: false,
+	description: 'Whether to output one item per status (PENDING, RUNNING, … with its count) instead of one summary item',
+});
+
 export const analyticsGetStatusSummary: Operation = {
 	value: 'getStatusSummary',
 	name: 'Get Status Summary',
-	action: 'Get the status summary of a domain',
+	action: 'Get analytics status summary of domain',
 	description: 'Count scrapes of a domain by status over a time window, with success rate, pace and latency',
 	properties: [
 		{
@@ -19,7 +27,7 @@ export const analyticsGetStatusSummary: Operation = {
 			type: 'string',
 			required: true,
 			default: '',
-			placeholder: 'example.com',
+			placeholder: 'e.g. example.com',
 			description: 'The website domain to report on',
 		},
 		...dateRangeProperties,
@@ -42,13 +50,8 @@ export const analyticsGetStatusSummary: Operation = {
 				description: 'Only count requests made with the token of this name (the name given when it was created)',
 			},
 		]),
-		{
-			displayName: 'Split Into Items',
-			name: 'split',
-			type: 'boolean',
-			default: false,
-			description: 'Whether to output one item per status (PENDING, RUNNING, … with its count) instead of one summary item',
-		},
+		splitMoved.legacy,
+		optionsCollection([splitMoved.option], { displayOptions: { show: FROM_OPTIONS } }),
 	],
 	async execute(itemIndex) {
 		const v = new InputValidator(this.getNode(), itemIndex);
@@ -62,7 +65,7 @@ export const analyticsGetStatusSummary: Operation = {
 		if (action !== undefined) qs.action = action;
 		const apiTokenName = v.optionalString(additional.apiTokenName, 'API Token Name');
 		if (apiTokenName !== undefined) qs.apiTokenName = apiTokenName;
-		const split = v.boolean(this.getNodeParameter('split', itemIndex, false), 'Split Into Items');
+		const split = v.boolean(readMoved(this, 'split', itemIndex, false), 'Split Into Items');
 
 		const response = await platformRequest(this, { method: 'GET', path: '/api/v1/analytic/statuses', qs, idempotent: true }, itemIndex);
 		const summary = response.data;

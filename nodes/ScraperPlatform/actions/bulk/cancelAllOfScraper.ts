@@ -5,8 +5,8 @@ import { cancelBulkWork } from './common';
 
 export const bulkCancelAllOfScraper: Operation = {
 	value: 'cancelAllOfScraper',
-	name: 'Cancel All Pending of a Scraper',
-	action: 'Cancel all pending bulk URLs of a scraper',
+	name: 'Cancel All Pending of Scraper',
+	action: 'Cancel all pending bulk URLs of scraper',
 	description: 'Cancel the pending URLs of every bulk job of one scraper; URLs already running finish normally',
 	properties: [...scraperIdParameter('The scraper whose bulk jobs to stop: every URL of its bulk jobs that has not started yet is canceled')],
 	async execute(itemIndex) {

@@ -73,7 +73,7 @@ async function waitForJob(ctx: IExecuteFunctions, job: BulkJob, wait: WaitSettin
 		job: last,
 		note: {
 			waitTimedOut: true,
-			waitMessage: `The job is still running after ${wait.maxWaitMs / 1000} s: ${urlsDone(last)} of ${last.urlDetails.length} URLs done. Use Bulk > Get with this Bulk Job ID to check it later, or raise Max Wait.`,
+			waitMessage: `The job is still running after ${wait.maxWaitMs / 1000} s: ${urlsDone(last)} of ${last.urlDetails.length} URLs done. Use Bulk > Get with this 'Bulk Job ID' to check it later, or raise 'Max Wait (Seconds)'.`,
 		},
 	};
 }

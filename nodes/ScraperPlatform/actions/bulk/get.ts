@@ -7,7 +7,7 @@ import { bulkOutputProperty, finishBulk, readBulkFinish, waitProperties } from '
 export const bulkGet: Operation = {
 	value: 'get',
 	name: 'Get',
-	action: 'Get a bulk job',
+	action: 'Get bulk job',
 	description: 'Get the status, summary counts, per-URL details and merged records of a bulk job',
 	properties: [...bulkIdParameter, ...waitProperties, bulkOutputProperty],
 	parallel: true,

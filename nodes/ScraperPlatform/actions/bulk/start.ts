@@ -67,7 +67,7 @@ function urlsOfAllItems(ctx: IExecuteFunctions): string[] {
 		const v = new InputValidator(ctx.getNode(), itemIndex);
 		const value = item.json[field];
 		if (value === undefined || value === null || value === '') {
-			v.fail('URL Field', `input item ${itemIndex + 1} has no field "${field}"`, `Make every input item carry the URL in a field named "${field}", or change "URL Field".`);
+			v.fail('URL Field', `input item ${itemIndex + 1} has no field "${field}"`, `Make every input item carry the URL in a field named "${field}", or change 'URL Field'.`);
 		}
 		for (const url of toList(value)) urls.push(v.httpUrl(url, `URL Field (item ${itemIndex + 1})`));
 	});
@@ -88,7 +88,7 @@ async function startFromAllItems(ctx: IExecuteFunctions): Promise<INodeExecution
 export const bulkStart: Operation = {
 	value: 'start',
 	name: 'Start',
-	action: 'Start a bulk job',
+	action: 'Start bulk job',
 	description: 'Rerun a scraper over many URLs as one asynchronous bulk job',
 	properties: [
 		{
@@ -121,7 +121,7 @@ export const bulkStart: Operation = {
 			typeOptions: { rows: 4 },
 			required: true,
 			default: '',
-			placeholder: 'https://example.com/item/1\nhttps://example.com/item/2',
+			placeholder: 'e.g. https://example.com/item/1\nhttps://example.com/item/2',
 			description: 'One URL per line (or separated by commas), or an expression returning a list',
 			displayOptions: { show: { urlSource: ['list'] } },
 		},

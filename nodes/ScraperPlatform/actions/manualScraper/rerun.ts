@@ -5,7 +5,7 @@ import { outputOptions, runScraper, scraperIdOf, scraperIdParameter } from '../c
 export const manualScraperRerun: Operation = {
 	value: 'rerun',
 	name: 'Rerun',
-	action: 'Rerun a manual scraper',
+	action: 'Rerun manual scraper',
 	description: 'Run a manual scraper on one URL and get its results',
 	properties: [
 		...scraperIdParameter('The manual scraper, built in the service dashboard'),
@@ -15,10 +15,10 @@ export const manualScraperRerun: Operation = {
 			type: 'string',
 			required: true,
 			default: '',
-			placeholder: 'https://example.com/item/1',
+			placeholder: 'e.g. https://example.com/item/1',
 			description: 'The page to scrape',
 		},
-		outputOptions('Whether to output one item per scraped record'),
+		...outputOptions('Whether to output one item per scraped record'),
 	],
 	parallel: true,
 	async execute(itemIndex) {

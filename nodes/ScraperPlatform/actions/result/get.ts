@@ -5,11 +5,11 @@ import { getOutputChoice, outputOptions, resultIdOf, resultIdParameter, resultOu
 export const resultGet: Operation = {
 	value: 'get',
 	name: 'Get',
-	action: 'Get a result with its extracted data',
+	action: 'Get result with extracted data',
 	description: 'Get one result record by ID, with its extracted data',
 	properties: [
 		...resultIdParameter,
-		outputOptions('Whether to output one item per record of the result\'s data'),
+		...outputOptions('Whether to output one item per record of the result\'s data'),
 	],
 	parallel: true,
 	async execute(itemIndex) {

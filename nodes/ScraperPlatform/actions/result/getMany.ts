@@ -1,52 +1,78 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { optionsCollection } from '../../../shared/collections';
+import { BEFORE_OPTIONS, FROM_OPTIONS, optionsCollection, OPTIONS_VERSION } from '../../../shared/collections';
 import { readListingLimit, returnAllProperties } from '../../../shared/listing';
 import type { Operation } from '../../../shared/operation';
-import { simplifyRecord } from '../../../shared/output';
+import { readShaping } from '../../../shared/simplify';
 import { collectRecords } from '../../../shared/pages';
 import { InputValidator } from '../../../shared/validation';
 import { resultsPages } from '../../api';
 import type { ResultsQuery } from '../../api';
-import { DATE_RANGE_COLUMNS, RESULT_SORT_FIELDS, SORT_ORDERS } from '../../vocabulary';
-import { readSimplify, simplifyProperty } from '../common';
+import { DATE_RANGE_COLUMNS, RESULT_FIELDS, RESULT_SORT_FIELDS, SORT_ORDERS } from '../../vocabulary';
+import { legacySimplifyProperty, readLegacySimplify, resultSimplifyProperties } from '../common';
+
+const sortFieldProperty: INodeProperties = {
+	displayName: 'Sort Field',
+	name: 'sortField',
+	type: 'options',
+	default: 'updatedAt',
+	options: [
+		{ name: 'Created At', value: 'createdAt' },
+		{ name: 'Error', value: 'error' },
+		{ name: 'ID', value: 'id' },
+		{ name: 'Runtime', value: 'runtime' },
+		{ name: 'Status', value: 'status' },
+		{ name: 'Token Usage', value: 'tokenUsage' },
+		{ name: 'Type', value: 'type' },
+		{ name: 'Updated At', value: 'updatedAt' },
+		{ name: 'URL', value: 'url' },
+	],
+	description: 'The column the results are sorted by',
+};
+
+const sortOrderProperty: INodeProperties = {
+	displayName: 'Sort Order',
+	name: 'sortOrder',
+	type: 'options',
+	default: 'DESC',
+	options: [
+		{ name: 'Ascending', value: 'ASC' },
+		{ name: 'Descending', value: 'DESC' },
+	],
+	description: 'Whether to list the smallest or the largest values first',
+};
+
+const pageSizeProperty: INodeProperties = {
+	displayName: 'Page Size',
+	name: 'pageSize',
+	type: 'number',
+	typeOptions: { minValue: 1, maxValue: 100 },
+	default: 100,
+	description: 'Results per request, 1 to 100. Smaller pages are slower but avoid time-outs on very large results.',
+};
+
+const startPageProperty: INodeProperties = {
+	displayName: 'Start Page',
+	name: 'startPage',
+	type: 'number',
+	typeOptions: { minValue: 1 },
+	default: 1,
+	description: 'The first page to read (1 is the first)',
+};
+
+/** The listing's order when the user chose none (the service requires one): the fields' defaults. */
+const DEFAULT_SORT = { sortField: sortFieldProperty.default as string, sortOrder: sortOrderProperty.default as string };
 
 export const resultGetMany: Operation = {
 	value: 'getMany',
 	name: 'Get Many',
-	action: 'Get many results with their IDs and status',
+	action: 'Get many results',
 	description: 'List result records, page by page',
 	properties: [
 		...returnAllProperties(),
-		{
-			displayName: 'Sort Field',
-			name: 'sortField',
-			type: 'options',
-			default: 'updatedAt',
-			options: [
-				{ name: 'Created At', value: 'createdAt' },
-				{ name: 'Error', value: 'error' },
-				{ name: 'ID', value: 'id' },
-				{ name: 'Runtime', value: 'runtime' },
-				{ name: 'Status', value: 'status' },
-				{ name: 'Token Usage', value: 'tokenUsage' },
-				{ name: 'Type', value: 'type' },
-				{ name: 'Updated At', value: 'updatedAt' },
-				{ name: 'URL', value: 'url' },
-			],
-			description: 'The column the results are sorted by',
-		},
-		{
-			displayName: 'Sort Order',
-			name: 'sortOrder',
-			type: 'options',
-			default: 'DESC',
-			options: [
-				{ name: 'Ascending', value: 'ASC' },
-				{ name: 'Descending', value: 'DESC' },
-			],
-			description: 'Whether to list the smallest or the largest values first',
-		},
+		// Before version 3 sorting sat in the main panel; from 3 it is the Sort collection below Options.
+		{ ...sortFieldProperty, displayOptions: { show: BEFORE_OPTIONS } },
+		{ ...sortOrderProperty, displayOptions: { show: BEFORE_OPTIONS } },
 		{
 			displayName: 'Filters',
 			name: 'filters',
@@ -77,7 +103,7 @@ export const resultGetMany: Operation = {
 					name: 'search',
 					type: 'string',
 					default: '',
-					description: 'Text to look for in any column (URL, status, type, error…)',
+					description: 'Text to look for in any column (URL, status, type, message…)',
 				},
 				{
 					displayName: 'To',
@@ -88,26 +114,19 @@ export const resultGetMany: Operation = {
 				},
 			],
 		},
-		optionsCollection([
-			{
-				displayName: 'Page Size',
-				name: 'pageSize',
-				type: 'number',
-				typeOptions: { minValue: 1, maxValue: 100 },
-				default: 100,
-				description: 'Results per request, 1 to 100. Smaller pages are slower but avoid time-outs on very large results.',
-			},
-			// Under Options here, where workflows saved it; the same property as under Output elsewhere.
-			simplifyProperty,
-			{
-				displayName: 'Start Page',
-				name: 'startPage',
-				type: 'number',
-				typeOptions: { minValue: 1 },
-				default: 1,
-				description: 'The first page to read (1 is the first)',
-			},
-		]),
+		...resultSimplifyProperties(),
+		optionsCollection([pageSizeProperty, legacySimplifyProperty, startPageProperty], { displayOptions: { show: BEFORE_OPTIONS } }),
+		optionsCollection([pageSizeProperty, startPageProperty], { displayOptions: { show: FROM_OPTIONS } }),
+		{
+			displayName: 'Sort',
+			name: 'sort',
+			type: 'fixedCollection',
+			placeholder: 'Add Sort Rule',
+			default: {},
+			description: 'The order of the results; newest update first when not set',
+			options: [{ displayName: 'Rule', name: 'rule', values: [sortFieldProperty, sortOrderProperty] }],
+			displayOptions: { show: FROM_OPTIONS },
+		},
 	],
 	async execute(itemIndex) {
 		const v = new InputValidator(this.getNode(), itemIndex);
@@ -116,15 +135,28 @@ export const resultGetMany: Operation = {
 		const startPage = v.integer(options.startPage ?? 1, 'Start Page', { min: 1 });
 		const query: ResultsQuery = {
 			pageSize,
-			sortField: v.oneOf(this.getNodeParameter('sortField', itemIndex), 'Sort Field', RESULT_SORT_FIELDS),
-			sortOrder: v.oneOf(this.getNodeParameter('sortOrder', itemIndex), 'Sort Order', SORT_ORDERS),
+			...readSort(this, itemIndex),
 			...readFilters(this, itemIndex),
 		};
-		const simplify = readSimplify(this, options, itemIndex);
+		const legacy = this.getNode().typeVersion < OPTIONS_VERSION;
+		const shape = legacy ? readLegacySimplify(this, options, itemIndex) : readShaping(this, itemIndex, RESULT_FIELDS);
 		const records = await collectRecords(resultsPages(this, query, itemIndex), startPage, limit);
-		return records.map((record): INodeExecutionData => ({ json: simplify ? simplifyRecord(record) : record }));
+		return records.map((record): INodeExecutionData => ({ json: shape(record) }));
 	},
 };
+
+/** The sort the user chose: top-level before version 3, the Sort collection's rule from 3 (the API needs one). */
+function readSort(ctx: IExecuteFunctions, itemIndex: number): Pick<ResultsQuery, 'sortField' | 'sortOrder'> {
+	const v = new InputValidator(ctx.getNode(), itemIndex);
+	const rule =
+		ctx.getNode().typeVersion < OPTIONS_VERSION
+			? { sortField: ctx.getNodeParameter('sortField', itemIndex), sortOrder: ctx.getNodeParameter('sortOrder', itemIndex) }
+			: ((ctx.getNodeParameter('sort.rule', itemIndex, {}) ?? {}) as IDataObject);
+	return {
+		sortField: v.oneOf(rule.sortField ?? DEFAULT_SORT.sortField, 'Sort Field', RESULT_SORT_FIELDS),
+		sortOrder: v.oneOf(rule.sortOrder ?? DEFAULT_SORT.sortOrder, 'Sort Order', SORT_ORDERS),
+	};
+}
 
 /** Search and the date range, as the list's query reads them. */
 function readFilters(ctx: IExecuteFunctions, itemIndex: number): Partial<ResultsQuery> {

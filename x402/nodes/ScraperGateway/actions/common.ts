@@ -60,7 +60,7 @@ export function paymentOptions(extra: INodeProperties[] = []): INodeProperties {
 			typeOptions: { minValue: 1, maxValue: MAX_DEADLINE_SECONDS },
 			default: 360,
 			description: `How long to wait for the gateway's answer. By default: the page Timeout (or ${DEFAULT_PAGE_TIMEOUT_SECONDS} s) plus ${DEADLINE_MARGIN_SECONDS} s for rendering and payment settlement.`,
-			hint: 'The gateway takes the payment before it fetches the page: a deadline shorter than the fetch means paying without getting the page.',
+			hint: 'The gateway is paid before it fetches: a deadline shorter than the fetch pays for a page never received',
 		},
 	]);
 }
@@ -111,8 +111,8 @@ export async function getSession(ctx: IExecuteFunctions, itemIndex: number): Pro
 	}
 	const session = await pending;
 	if (session instanceof GatewaySession) return session;
-	const inCredential = session.field.startsWith('Max Total Spend') ? 'node option' : `"${CREDENTIAL_NAME}" credential`;
-	throw nodeOperationError(ctx.getNode(), `Invalid "${session.field}" in the ${inCredential}: ${session.message}`, {
+	const inCredential = session.field.startsWith('Max Total Spend') ? 'node option' : `'${CREDENTIAL_NAME}' credential`;
+	throw nodeOperationError(ctx.getNode(), `Invalid '${session.field}' in the ${inCredential}: ${session.message}`, {
 		itemIndex,
 		description: session.fix,
 	});
@@ -125,7 +125,7 @@ export async function testWalletCredential(
 ): Promise<INodeCredentialTestResult> {
 	const result = readWallet((credential.data ?? {}) as Record<string, unknown>);
 	if (!result.ok) {
-		return { status: 'Error', message: `Invalid "${result.problem.field}": ${result.problem.message}. ${result.problem.fix}` };
+		return { status: 'Error', message: `Invalid '${result.problem.field}': ${result.problem.message}. ${result.problem.fix}` };
 	}
 	return { status: 'OK', message: describeWallet(result.wallet) };
 }

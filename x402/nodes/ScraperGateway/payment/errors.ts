@@ -38,7 +38,7 @@ export function policyRefusal(node: INode, request: PaidRequest, reason: string)
 		node,
 		request,
 		`Payment refused, nothing was signed: ${reason}`,
-		`The node pays only what the "${CREDENTIAL_NAME}" credential allows: the exact scheme on its network, its USDC token, its pinned payee (if set), at most its Max Price per Request, and an authorization valid for at most ${MAX_TIMEOUT_SECONDS} seconds. If you trust this gateway's new terms, change the credential; otherwise do not use this gateway.`,
+		`The node pays only what the '${CREDENTIAL_NAME}' credential allows: the exact scheme on its network, its USDC token, its pinned payee (if set), at most its 'Max Price per Request', and an authorization valid for at most ${MAX_TIMEOUT_SECONDS} seconds. If you trust this gateway's new terms, change the credential; otherwise do not use this gateway.`,
 	);
 }
 
@@ -48,7 +48,7 @@ export function signingRefusal(node: INode, request: PaidRequest, error: unknown
 		node,
 		request,
 		`Payment refused, nothing was sent: ${firstLine((error as Error).message)}`,
-		`Check the "${CREDENTIAL_NAME}" credential: network, USDC token address and Max Price per Request.`,
+		`Check the '${CREDENTIAL_NAME}' credential: network, 'USDC Token Address' and 'Max Price per Request'.`,
 	);
 }
 
@@ -57,7 +57,7 @@ export function budgetRefusal(node: INode, request: PaidRequest, over: OverBudge
 	const message = `Spending limit reached, nothing was signed for this item: ${describeOverBudget(over)}`;
 	const error = nodeOperationError(node, message, {
 		itemIndex: request.itemIndex,
-		description: 'Raise "Max Total Spend per Execution (USDC)" in the node options, or send fewer items per execution.',
+		description: "Raise 'Max Total Spend per Execution (USDC)' in the node options, or send fewer items per execution.",
 	});
 	return refusal(error, budgetSentence(over, request.unit));
 }
@@ -66,7 +66,7 @@ export function budgetRefusal(node: INode, request: PaidRequest, over: OverBudge
 export function unreadableRequirement(node: INode, request: PaidRequest, answer: HttpAnswer): NodeApiError {
 	return nodeApiError(node, { status: answer.status } as JsonObject, {
 		message: 'The gateway asked for payment (402) without a readable PAYMENT-REQUIRED header; nothing was signed',
-		description: `Check the Gateway Base URL in the ${CREDENTIAL_NAME} credential: it must point to an x402 version 2 gateway.`,
+		description: `Check the 'Gateway Base URL' in the ${CREDENTIAL_NAME} credential: it must point to an x402 version 2 gateway.`,
 		httpCode: '402',
 		itemIndex: request.itemIndex,
 	});
@@ -76,7 +76,7 @@ export function unreadableRequirement(node: INode, request: PaidRequest, answer:
 export function paymentNotAccepted(node: INode, request: PaidRequest, signed: SignedPayment, reason: string): NodeApiError {
 	return nodeApiError(node, { status: 402, reason } as JsonObject, {
 		message: `The gateway did not accept the payment (402: ${reason}); nothing was charged`,
-		description: `Check that the wallet ${signed.payer} holds enough USDC (${usdc(signed.amount)} per request) on ${signed.network}, and that the "${CREDENTIAL_NAME}" credential matches the gateway (network and token).`,
+		description: `Check that the wallet ${signed.payer} holds enough USDC (${usdc(signed.amount)} per request) on ${signed.network}, and that the '${CREDENTIAL_NAME}' credential matches the gateway (network and token).`,
 		httpCode: '402',
 		itemIndex: request.itemIndex,
 	});
@@ -87,8 +87,8 @@ export function unreachable(node: INode, request: PaidRequest, failure: HttpFail
 	return nodeApiError(node, { message: failure.cause } as JsonObject, {
 		message: `Could not reach ${GATEWAY}: ${failure.cause}; nothing was paid`,
 		description: failure.timedOut
-			? 'The gateway did not answer an unpaid request in time. Try again later, or raise "Response Deadline (Seconds)".'
-			: `Check the Gateway Base URL in the "${CREDENTIAL_NAME}" credential and your network, then try again.`,
+			? "The gateway did not answer an unpaid request in time. Try again later, or raise 'Response Deadline (Seconds)'."
+			: `Check the 'Gateway Base URL' in the '${CREDENTIAL_NAME}' credential and your network, then try again.`,
 		itemIndex: request.itemIndex,
 	});
 }
@@ -99,7 +99,7 @@ export function mayHaveBeenCharged(node: INode, request: PaidRequest, signed: Si
 	const amount = formatAtomic(signed.amount);
 	return nodeApiError(node, { payer: signed.payer, nonce: signed.nonce, amount, network: signed.network } as JsonObject, {
 		message: `The payment may have been charged: ${cause} after a signed payment of ${usdc(signed.amount)} was sent (payer ${signed.payer}, nonce ${signed.nonce}, amount ${amount} USDC, network ${signed.network})`,
-		description: `The gateway settles before it fetches the page, so it may have taken the payment while the node stopped waiting. The node never resends a paid request, so this item was not paid twice. Before running it again, look for a transfer from ${signed.payer} to ${signed.payTo} with authorization nonce ${signed.nonce} on ${signed.network} (the authorization expires at ${expiry}). If pages are slow, raise "Response Deadline (Seconds)" in the node options.`,
+		description: `The gateway settles before it fetches the page, so it may have taken the payment while the node stopped waiting. The node never resends a paid request, so this item was not paid twice. Before running it again, look for a transfer from ${signed.payer} to ${signed.payTo} with authorization nonce ${signed.nonce} on ${signed.network} (the authorization expires at ${expiry}). If pages are slow, raise 'Response Deadline (Seconds)' in the node options.`,
 		itemIndex: request.itemIndex,
 	});
 }
@@ -124,7 +124,7 @@ export function statusError(node: INode, request: PaidRequest, answer: HttpAnswe
 		description:
 			answer.status >= 500
 				? 'This is on the gateway side. Try again later.'
-				: `Check the Gateway Base URL in the "${CREDENTIAL_NAME}" credential and the node's parameters.`,
+				: `Check the 'Gateway Base URL' in the '${CREDENTIAL_NAME}' credential and the node's parameters.`,
 		httpCode: String(answer.status),
 		itemIndex,
 	});

@@ -1,5 +1,7 @@
 import { additionalFields } from '../../../../../nodes/shared/collections';
 import type { Operation } from '../../../../../nodes/shared/operation';
+import { readShaping, simplifyProperties } from '../../../../../nodes/shared/simplify';
+import type { RecordFields } from '../../../../../nodes/shared/simplify';
 import { isToolCall } from '../../../../../nodes/shared/tool';
 import { deadlineMs, getSession, parallelRequests, paymentOptions } from '../common';
 import { pageItem, SCREENSHOT_FIELD } from './fetchOutput';
@@ -7,11 +9,23 @@ import { buildFetchRequest } from './fetchRequest';
 
 export const FETCH_PATH = '/api/service/scraperAPI';
 
+/** The node version that brought Simplify to the page fetch. */
+const SIMPLIFY_VERSION = 2;
+
+/** A fetched page's fields (see `fetchOutput.ts`): Simplify keeps what a sheet or an agent reads. */
+const PAGE_FIELDS: RecordFields = {
+	id: 'url',
+	simplified: ['url', 'markdown', 'html', 'screenshot', 'tokenUsage', 'runtime', 'payment'],
+	all: ['url', 'ok', 'service', 'html', 'markdown', 'screenshot', 'runtime', 'tokenUsage', 'retryCount', 'upstreamError', 'payment'],
+	// What the page is and what it cost; HTML and the screenshot only when the user turned them on.
+	agent: ['url', 'markdown', 'html', 'screenshot', 'payment'],
+};
+
 export const pageFetch: Operation = {
 	value: 'fetch',
 	name: 'Fetch',
 	// An AI Agent's tool is described by this action ("<action> in Scraper Gateway"): it says what it returns and costs.
-	action: 'Fetch a web page as Markdown (0.01 USDC per page, paid from your wallet)',
+	action: 'Fetch page as Markdown (0.01 USDC per page, paid from wallet)',
 	description: 'Fetch one public web page (JavaScript rendered) as HTML, Markdown and a screenshot; pays 0.01 USDC per page over x402',
 	properties: [
 		{
@@ -20,7 +34,7 @@ export const pageFetch: Operation = {
 			type: 'string',
 			required: true,
 			default: '',
-			placeholder: 'https://example.com/pricing',
+			placeholder: 'e.g. https://example.com/pricing',
 			description: 'Public http(s) page to fetch. Local, private and IPv6-literal addresses and URLs with user:password@ are refused before anything is paid.',
 		},
 		additionalFields([
@@ -58,7 +72,7 @@ export const pageFetch: Operation = {
 				name: 'proxyCountry',
 				type: 'string',
 				default: 'us',
-				placeholder: 'us',
+				placeholder: 'e.g. us',
 				description: 'Two-letter country code the page is fetched from (also sent upstream as geoCode). Not added: us.',
 			},
 			{
@@ -103,7 +117,7 @@ export const pageFetch: Operation = {
 				name: 'waitForSelector',
 				type: 'string',
 				default: '',
-				placeholder: '#content',
+				placeholder: 'e.g. #content',
 				description: 'CSS selector the renderer waits for before capturing the page, at most 1000 characters',
 			},
 			{
@@ -126,11 +140,14 @@ export const pageFetch: Operation = {
 				description: 'Whether to visit the site\'s root before the target page',
 			},
 		]),
+		...simplifyProperties(PAGE_FIELDS, { '@version': [{ _cnd: { gte: SIMPLIFY_VERSION } }] }),
 		paymentOptions(),
 	],
 	concurrency: parallelRequests,
 	async execute(itemIndex) {
 		const body = buildFetchRequest(this, itemIndex);
+		// Read before anything is paid, like every other setting.
+		const shape = this.getNode().typeVersion >= SIMPLIFY_VERSION ? readShaping(this, itemIndex, PAGE_FIELDS) : undefined;
 		const forAgent = isToolCall(this);
 		if (forAgent) {
 			// A model reads text: Markdown only, unless the user asked for HTML or a screenshot.
@@ -140,6 +157,9 @@ export const pageFetch: Operation = {
 		const deadline = deadlineMs(this, itemIndex, body.timeout as number | undefined);
 		const session = await getSession(this, itemIndex);
 		const result = await session.post({ itemIndex, path: FETCH_PATH, body, deadlineMs: deadline, base64Fields: [SCREENSHOT_FIELD], unit: ['page', 'pages'] });
-		return [await pageItem(this, itemIndex, body, result, forAgent)];
+		// Version 1 gives an agent its compact page; from version 2 Simplify and the Output choice say what is kept.
+		const item = await pageItem(this, itemIndex, body, result, forAgent && !shape);
+		if (shape) item.json = shape(item.json);
+		return [item];
 	},
 };

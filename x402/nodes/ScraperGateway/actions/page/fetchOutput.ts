@@ -17,7 +17,7 @@ function readPage(ctx: IExecuteFunctions, itemIndex: number, body: IDataObject, 
 	if (!data) throw chargedError(ctx, itemIndex, result, 'reading its answer', 'the answer had no data object');
 	const upstreamError = typeof data.error === 'string' && data.error !== '' ? data.error : null;
 	if (answer.ok === false || upstreamError !== null) {
-		throw chargedError(ctx, itemIndex, result, `fetching ${body.url as string} upstream`, upstreamError ?? 'no error text');
+		throw chargedError(ctx, itemIndex, result, `fetching ${body.url as string} upstream`, upstreamError ?? 'no reason given');
 	}
 	return {
 		url: body.url,

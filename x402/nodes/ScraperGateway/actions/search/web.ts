@@ -15,7 +15,7 @@ export const searchWeb: Operation = {
 	value: 'web',
 	name: 'Web',
 	// An AI Agent's tool is described by this action ("<action> in Scraper Gateway").
-	action: 'Search the web for titles, links and snippets (0.01 USDC per search, paid from your wallet)',
+	action: 'Search web for titles, links and snippets (0.01 USDC per search, paid from wallet)',
 	description: 'Get localized search-engine results for a query; pays 0.01 USDC per search over x402',
 	properties: [
 		{
@@ -24,7 +24,7 @@ export const searchWeb: Operation = {
 			type: 'string',
 			required: true,
 			default: '',
-			placeholder: 'best hiking boots 2025',
+			placeholder: 'e.g. best hiking boots 2025',
 			description: 'What to search for',
 		},
 		additionalFields([
@@ -33,7 +33,7 @@ export const searchWeb: Operation = {
 				name: 'country',
 				type: 'string',
 				default: 'us',
-				placeholder: 'us',
+				placeholder: 'e.g. us',
 				description: 'Two-letter country code the results are localized for. Not added: the gateway default.',
 			},
 			{
@@ -41,7 +41,7 @@ export const searchWeb: Operation = {
 				name: 'language',
 				type: 'string',
 				default: 'en',
-				placeholder: 'en',
+				placeholder: 'e.g. en',
 				description: 'Language code of the results, e.g. en or pt-BR. Not added: the gateway default.',
 			},
 			{
@@ -89,7 +89,7 @@ export const searchWeb: Operation = {
 		const upstreamError = typeof echo.error === 'string' ? echo.error : null;
 		const results = findList(data, RESULT_LISTS);
 		if (answer.ok === false || upstreamError || !results) {
-			throw chargedError(this, itemIndex, result, `the search for "${body.query as string}" upstream`, upstreamError ?? (results ? 'no error text' : 'the answer had no result list'));
+			throw chargedError(this, itemIndex, result, `the search for "${body.query as string}" upstream`, upstreamError ?? (results ? 'no reason given' : 'the answer had no result list'));
 		}
 		const records = asRecords(results);
 		const context: IDataObject = {

@@ -1,0 +1,100 @@
+import type { IDataObject, IDisplayOptions, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+
+import { isToolCall } from './tool';
+import { InputValidator } from './validation';
+
+/** The description n8n prescribes for Simplify. */
+export const SIMPLIFY_DESCRIPTION = 'Whether to return a simplified version of the response instead of the raw data';
+
+/** The fields of one kind of record, as Simplify and an AI Agent's Output option read them. */
+export interface RecordFields {
+	/** The field that names a record: kept whatever the agent selects. */
+	id: string;
+	/** At most ten top-level fields, the most used first: what Simplify keeps. */
+	simplified: readonly string[];
+	/** Every field an agent may select. */
+	all: readonly string[];
+	/** What Simplified gives an AI Agent when it differs from `simplified` (a model reads text: fewer, shorter fields). */
+	agent?: readonly string[];
+}
+
+const TOOL_OUTPUTS = ['simplified', 'raw', 'selected'] as const;
+type ToolOutput = (typeof TOOL_OUTPUTS)[number];
+
+/** `scraperId` -> `Scraper ID`, `total_bandwidth_usage` -> `Total Bandwidth Usage`: a field as the editor lists it. */
+export function fieldLabel(field: string): string {
+	return field
+		.replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+		.split(/[\s_]+/)
+		.map((word) => (/^(id|url|html|ai)$/i.test(word) ? word.toUpperCase() : word.charAt(0).toUpperCase() + word.slice(1)))
+		.join(' ');
+}
+
+/**
+ * Simplify for people, and for an AI Agent's tool call the Output choice (Simplified, Raw or Selected Fields), so an
+ * agent reads only what it needs. `show` limits both to where they apply (a node version, an output shape).
+ */
+export function simplifyProperties(fields: RecordFields, show: IDisplayOptions['show'] = {}): INodeProperties[] {
+	return [
+		{
+			displayName: 'Simplify',
+			name: 'simplify',
+			type: 'boolean',
+			default: true,
+			description: SIMPLIFY_DESCRIPTION,
+			displayOptions: { show: { ...show, '@tool': [false] } },
+		},
+		{
+			displayName: 'Output',
+			name: 'toolOutput',
+			type: 'options',
+			default: 'simplified',
+			options: [
+				{ name: 'Raw', value: 'raw', description: 'Every field the service returns' },
+				{ name: 'Selected Fields', value: 'selected', description: `Only the fields chosen in 'Fields', and ${fields.id}` },
+				{ name: 'Simplified', value: 'simplified', description: `At most ten fields: ${(fields.agent ?? fields.simplified).join(', ')}` },
+			],
+			description: 'What the agent gets back of each record',
+			displayOptions: { show: { ...show, '@tool': [true] } },
+		},
+		{
+			displayName: 'Fields',
+			name: 'toolFields',
+			type: 'multiOptions',
+			default: [],
+			options: fields.all
+				.filter((field) => field !== fields.id)
+				.map((field) => ({ name: fieldLabel(field), value: field }))
+				.sort((a, b) => a.name.localeCompare(b.name)),
+			description: `The fields the agent gets, besides ${fields.id}`,
+			displayOptions: { show: { ...show, '@tool': [true], toolOutput: ['selected'] } },
+		},
+	];
+}
+
+/** How a record leaves the node: as it is, or with only some of its fields. */
+export type Shaping = (record: IDataObject) => IDataObject;
+
+const keepAll: Shaping = (record) => record;
+
+/** The listed fields of a record that it has, in the order listed; for an agent, empty ones are left out too. */
+function pick(fields: readonly string[], forAgent = false): Shaping {
+	const kept = (value: unknown) => value !== undefined && !(forAgent && (value === null || value === ''));
+	return (record) => {
+		const out: IDataObject = {};
+		for (const field of fields) if (kept(record[field])) out[field] = record[field];
+		return out;
+	};
+}
+
+/** Reads Simplify, or for an agent's tool call the Output choice, and checks them before anything is sent. */
+export function readShaping(ctx: IExecuteFunctions, itemIndex: number, fields: RecordFields): Shaping {
+	const v = new InputValidator(ctx.getNode(), itemIndex);
+	if (!isToolCall(ctx)) return v.boolean(ctx.getNodeParameter('simplify', itemIndex, true), 'Simplify') ? pick(fields.simplified) : keepAll;
+	const output: ToolOutput = v.oneOf(ctx.getNodeParameter('toolOutput', itemIndex, 'simplified'), 'Output', TOOL_OUTPUTS);
+	if (output === 'raw') return keepAll;
+	if (output === 'simplified') return pick(fields.agent ?? fields.simplified, true);
+	const chosen = v.textList(ctx.getNodeParameter('toolFields', itemIndex, []), 'Fields');
+	if (chosen.length === 0) v.fail('Fields', 'no field is selected', "Select the fields the agent needs in 'Fields', or set 'Output' to 'Simplified'.");
+	return pick([fields.id, ...chosen.filter((field) => field !== fields.id)], true);
+}
