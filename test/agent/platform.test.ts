@@ -1,4 +1,4 @@
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { runAgent } from '../harness/agent';
 import type { AgentTool } from '../harness/agent';
@@ -104,4 +104,49 @@ test('Bulk > Start (one request for all items) answers a refused URL list with a
 	expect(result.error).toBeUndefined();
 	expect(result.observations[0].output).toEqual([{ response: 'Invalid \'URLs (entry 2)\': "not a url" is not a valid URL. Enter a full address starting with https:// or http://.' }]);
 	expect(sim.server.log.for()).toHaveLength(0);
+});
+
+describe("the tool's Output option: what the model reads of each record", () => {
+	const getResultWith = (output: INodeParameters): AgentTool => ({ ...getResult, parameters: { ...getResult.parameters, ...output } });
+	const readWith = async (output: INodeParameters) => {
+		const listed = await runAgent({ credentials: credentials(), tools: [listResults], turns: [[{ tool: 'List Results', input: {} }]] });
+		const id = listed.observations[0].output?.[0].id as string;
+		const result = await runAgent({
+			credentials: credentials(),
+			tools: [getResultWith(output)],
+			turns: [[{ tool: 'Get Result', input: { resultId: id } }]],
+		});
+		expect(result.error).toBeUndefined();
+		return { id, record: result.observations[0].output?.[0] as IDataObject };
+	};
+
+	test('Simplified (the default): at most ten fields, none of them empty', async () => {
+		const { id, record } = await readWith({});
+		expect(record.id).toBe(id);
+		expect(Object.keys(record).length).toBeLessThanOrEqual(10);
+		expect(record).not.toHaveProperty('htmlPath');
+		for (const value of Object.values(record)) expect([null, '']).not.toContain(value);
+	});
+
+	test('Raw: every field the service returns', async () => {
+		const { record } = await readWith({ toolOutput: 'raw' });
+		expect(Object.keys(record).length).toBeGreaterThan(10);
+		expect(record).toHaveProperty('htmlPath');
+	});
+
+	test('Selected Fields: the ID and only the fields chosen', async () => {
+		const { id, record } = await readWith({ toolOutput: 'selected', toolFields: ['status', 'url'] });
+		expect(record).toEqual({ id, status: expect.any(String), url: expect.any(String) });
+	});
+
+	test('Selected Fields with none chosen: the model is told which field to set, and nothing is sent', async () => {
+		sim.server.log.clear();
+		const result = await runAgent({
+			credentials: credentials(),
+			tools: [getResultWith({ toolOutput: 'selected', toolFields: [] })],
+			turns: [[{ tool: 'Get Result', input: { resultId: DEMO_MANUAL_SCRAPER_IDS[0] } }]],
+		});
+		expect(result.observations[0].output).toEqual([{ response: expect.stringMatching(/^Invalid 'Fields': no field is selected/) }]);
+		expect(sim.server.log.for(ROUTES.result)).toHaveLength(0);
+	});
 });

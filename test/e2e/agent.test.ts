@@ -46,6 +46,7 @@ function fetchOnlyAgent(id: string, change: (fetch: WorkflowNode) => void): Work
 	const wf = example7();
 	wf.id = id;
 	wf.name = `e2e agent: ${id}`;
+	wf.versionId = `6c1e2a10-0e2e-4000-8000-${Buffer.from(id).toString('hex').slice(-12).padStart(12, '0')}`;
 	wf.nodes = wf.nodes.filter((n) => n.name !== 'Search Web');
 	delete wf.connections['Search Web'];
 	const fetch = wf.nodes.find((n) => n.name === 'Fetch Page');
@@ -59,6 +60,7 @@ function platformAgent(): Workflow {
 	const wf = example7();
 	wf.id = 'scrE2eAgentPlat';
 	wf.name = 'e2e agent: platform tools';
+	wf.versionId = '6c1e2a10-0e2e-4000-8000-00000000a9a7';
 	const platform = { scraperPlatformApi: CREDENTIAL_REFS.scraperPlatformApi };
 	const keep = wf.nodes.filter((n) => ["When clicking 'Execute workflow'", 'Question', 'Research Agent', 'Chat Model'].includes(n.name));
 	wf.nodes = [
@@ -67,16 +69,17 @@ function platformAgent(): Workflow {
 			id: '6c1e2a10-0e2e-4a07-9a07-000000000101',
 			name: 'List Results',
 			type: PLATFORM_TOOL,
-			typeVersion: 2,
+			typeVersion: 3,
 			position: [520, 240],
-			parameters: { resource: 'result', operation: 'getMany', returnAll: false, limit: 3 },
+			// The model reads only what it needs: each result's ID, status and URL.
+			parameters: { resource: 'result', operation: 'getMany', returnAll: false, limit: 3, toolOutput: 'selected', toolFields: ['status', 'url'] },
 			credentials: platform,
 		},
 		{
 			id: '6c1e2a10-0e2e-4a07-9a07-000000000102',
 			name: 'Get Result',
 			type: PLATFORM_TOOL,
-			typeVersion: 2,
+			typeVersion: 3,
 			position: [700, 240],
 			parameters: {
 				resource: 'result',
@@ -245,9 +248,14 @@ describe.each(versionsUnderTest())('n8n %s: the AI Agent uses our nodes as tools
 		const run = expectSuccess(await n8n.execute('scrE2eAgentPlat'));
 		const listed = JSON.parse(sim.model.requests[1].messages.find((m) => m.role === 'tool')?.content as string) as Array<{ id: string; status: string }>;
 		expect(listed).toHaveLength(3);
+		// Output: Selected Fields, status and URL: the ID and those two, nothing else.
+		for (const result of listed) expect(Object.keys(result).sort()).toEqual(['id', 'status', 'url']);
 		const reads = sim.platform.server.log.for('GET /api/v1/results/:id');
 		expect(reads.map((r) => r.path)).toEqual([`/api/v1/results/${listed[1].id}`]);
 		const [read] = JSON.parse(agentAnswer(run)) as Array<{ id: string; status: string }>;
 		expect(read).toMatchObject({ id: listed[1].id, status: listed[1].status });
+		// Output: Simplified (the default): at most ten fields, no file paths.
+		expect(Object.keys(read).length).toBeLessThanOrEqual(10);
+		expect(read).not.toHaveProperty('htmlPath');
 	});
 });

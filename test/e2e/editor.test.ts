@@ -7,6 +7,11 @@ import path from 'node:path';
 import { chromium, type BrowserContext, type Dialog, type Page } from 'playwright-core';
 import { createPublicClient, http, parseAbi } from 'viem';
 
+import type { INodePropertyOptions, INodeTypeDescription } from 'n8n-workflow';
+
+import { ScraperMarketplace } from '../../nodes/ScraperMarketplace/ScraperMarketplace.node';
+import { ScraperPlatform } from '../../nodes/ScraperPlatform/ScraperPlatform.node';
+import { ScraperGateway } from '../../x402/nodes/ScraperGateway/ScraperGateway.node';
 import { CREDENTIAL_REFS } from '../../scripts/demo/credentials';
 import { freePort, portInUse } from '../../scripts/demo/n8n';
 import { REPO_ROOT } from '../../scripts/demo/pack';
@@ -29,6 +34,22 @@ export const CHROMIUM_FLAGS = [
 ];
 const SCREENSHOTS = path.join(REPO_ROOT, 'test', 'e2e', 'screenshots');
 const NODE_NAMES = ['Scraper Bulk Trigger', 'Scraper Gateway', 'Scraper Marketplace', 'Scraper Platform', 'Scraper Run Trigger'];
+/** Every action of a node as the node creator lists it, and the first-declared operation of each resource. */
+function actionsOf(description: INodeTypeDescription): { all: string[]; onePerResource: Array<{ resource: string; operation: string; action: string }> } {
+	const resources = (description.properties.find((p) => p.name === 'resource')?.options ?? []) as INodePropertyOptions[];
+	const selectors = description.properties.filter((p) => p.name === 'operation');
+	const all = selectors.flatMap((p) => (p.options as INodePropertyOptions[]).map((o) => String(o.action)));
+	const onePerResource = selectors.map((p) => {
+		const resource = resources.find((r) => r.value === p.displayOptions?.show?.resource?.[0])?.name ?? '';
+		const operation = (p.options as INodePropertyOptions[]).find((o) => o.value === p.default) as INodePropertyOptions;
+		return { resource, operation: operation.name, action: String(operation.action) };
+	});
+	return { all, onePerResource };
+}
+const ACTION_NODES = [new ScraperPlatform(), new ScraperMarketplace(), new ScraperGateway()].map((node) => ({ name: node.description.displayName, ...actionsOf(node.description) }));
+const TRIGGER_NODES = ['Scraper Bulk Trigger', 'Scraper Run Trigger'];
+const slug = (text: string) => text.toLowerCase().replace(/[^a-z0-9]+/g, '-');
+
 /** Each node's icon is served from its own package: the Gateway from the x402 package, the rest from the core. */
 const iconPath = (node: string) =>
 	`/icons/${node === 'Scraper Gateway' ? 'n8n-nodes-scraper-service-x402' : 'n8n-nodes-scraper-service'}/dist/icons/scraper.svg`;
@@ -199,6 +220,49 @@ describe.each(browserVersions)('the demo (n8n %s) in chromium', (version) => {
 		await page.keyboard.press('Escape');
 	});
 
+	test("each Scraper node from the node creator: every action listed, and one operation of each resource opened", async () => {
+		const searchFor = async (name: string) => {
+			await page.locator('[data-test-id="node-creator-plus-button"]').click();
+			await page.locator('input[data-test-id="node-creator-search-bar"], [data-test-id="node-creator-search-bar"] input').first().fill(name);
+			await page.locator('[data-test-id="item-iterator-item"]').filter({ hasText: name }).first().click();
+		};
+		const items = page.locator('[data-test-id="item-iterator-item"]');
+		const form = page.locator('[data-test-id="node-parameters"]');
+		// Leaving a workflow with unsaved nodes may ask first: leave anyway.
+		const leave = (dialog: Dialog) => void dialog.accept();
+		page.on('dialog', leave);
+		try {
+			for (const node of ACTION_NODES) {
+				await page.goto(`${ready.url}/workflow/new`);
+				await searchFor(node.name);
+				const listed = await eventually(async () => (await items.allInnerTexts()).join('\n'), (text) => node.all.every((action) => text.includes(action)));
+				for (const action of node.all) expect(listed).toContain(action);
+				await shot(`13-actions-${slug(node.name)}`);
+				await page.keyboard.press('Escape');
+				for (const { resource, operation, action } of node.onePerResource) {
+					await searchFor(node.name);
+					await items.filter({ hasText: action }).first().click();
+					await form.waitFor();
+					expect(await page.locator('[data-test-id="parameter-input-resource"] input').inputValue()).toBe(resource);
+					expect(await page.locator('[data-test-id="parameter-input-operation"] input').inputValue()).toBe(operation);
+					await shot(`14-${slug(node.name)}-${slug(resource)}-${slug(operation)}`);
+					await closeNodeView();
+				}
+			}
+			for (const name of TRIGGER_NODES) {
+				await page.goto(`${ready.url}/workflow/new`);
+				await searchFor(name);
+				await form.waitFor();
+				expect((await form.locator('[data-test-id="input-label"]').allInnerTexts()).length).toBeGreaterThan(1);
+				await shot(`15-${slug(name)}`);
+				await closeNodeView();
+			}
+			await openWorkflow('scrExample04Paid');
+		} finally {
+			page.off('dialog', leave);
+		}
+	});
+
 	test('the Gateway node opens with its parameter form and the demo wallet credential', async () => {
 		await page.locator('[data-test-id="canvas-node"][data-node-name="Fetch Page (0.01 USDC each)"]').dblclick();
 		const form = page.locator('[data-test-id="node-parameters"]');
@@ -273,7 +337,7 @@ describe.each(browserVersions)('the demo (n8n %s) in chromium', (version) => {
 		await page.locator('input[data-test-id="node-creator-search-bar"], [data-test-id="node-creator-search-bar"] input').first().fill('Scraper Platform');
 		const items = page.locator('[data-test-id="item-iterator-item"]');
 		await items.filter({ hasText: 'Scraper Platform' }).first().click();
-		await items.filter({ hasText: 'Start a bulk job' }).click();
+		await items.filter({ hasText: 'Start bulk job' }).click();
 		const form = page.locator('[data-test-id="node-parameters"]');
 		await form.waitFor();
 		// An action cannot start a workflow: n8n puts a Manual Trigger in front of it, which "Execute step" runs first.

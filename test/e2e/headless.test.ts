@@ -1,11 +1,11 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports -- end-to-end test in plain Node: it runs a real n8n process and a local npm registry, and reads the files they write */
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, existsSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
-import { demoCredentials } from '../../scripts/demo/credentials';
-import { N8nInstance, type ExecuteResult } from '../../scripts/demo/n8n';
+import { CREDENTIAL_REFS, demoCredentials } from '../../scripts/demo/credentials';
+import { N8nInstance, nodeOutput, type ExecuteResult } from '../../scripts/demo/n8n';
 import { isInstalled, runtimeFor } from '../../scripts/demo/runtime';
 import { startSimulator, type RunningSimulator } from '../simulator/index';
 import { EXAMPLES, example, expectExample1, expectExample2, expectExample3, expectExample4, expectExample5, paymentsBefore } from './examples';
@@ -24,6 +24,39 @@ function expectSuccess(result: ExecuteResult): NonNullable<ExecuteResult['run']>
 	return result.run;
 }
 
+
+/**
+ * Result > Get Many twice on the same results, at the Platform node's newest version: Simplify on (the default) and
+ * off. Not an example a user opens: the same node in both settings, so the two outputs can be compared.
+ */
+const SIMPLIFY_WORKFLOW = {
+	id: 'scrE2eSimplify01',
+	name: 'e2e: Simplify on and off',
+	active: false,
+	// n8n 1.x refuses a workflow without one on import.
+	versionId: '6c1e2a10-00e2-4000-8000-000000000001',
+	connections: {
+		Start: { main: [[{ node: 'Simplified', type: 'main', index: 0 }]] },
+		Simplified: { main: [[{ node: 'Raw', type: 'main', index: 0 }]] },
+	},
+	nodes: [
+		{ id: 'e2e-simplify-1', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
+		...[
+			['Simplified', {}],
+			['Raw', { simplify: false }],
+		].map(([name, simplify], i) => ({
+			id: `e2e-simplify-${i + 2}`,
+			name,
+			type: `${PACKAGE}.scraperPlatform`,
+			typeVersion: 3,
+			position: [240 * (i + 1), 0],
+			executeOnce: true,
+			parameters: { resource: 'result', operation: 'getMany', limit: 3, ...(simplify as object), sort: { rule: { sortField: 'createdAt', sortOrder: 'ASC' } } },
+			credentials: { scraperPlatformApi: CREDENTIAL_REFS.scraperPlatformApi },
+		})),
+	],
+	settings: {},
+};
 
 // One local npm registry for every version: both packages published to it once, as they would be to npm.
 const served = useRegistry();
@@ -127,6 +160,27 @@ describe.each(versionsUnderTest())('n8n %s runs the example workflows headless (
 		await expectExample4(run, sim, before, async (screenshot) =>
 			screenshot.id ? readFileSync(binaryFile(n8n.n8nFolder, screenshot.id)) : Buffer.from(screenshot.data ?? '', 'base64'),
 		);
+	});
+
+	test('Simplify on and off in one run: at most ten fields, the same records; off, every field', async () => {
+		const folder = mkdtempSync(path.join(os.tmpdir(), 'n8n-e2e-simplify-'));
+		const file = path.join(folder, 'simplify.json');
+		writeFileSync(file, JSON.stringify(SIMPLIFY_WORKFLOW));
+		try {
+			await n8n.importWorkflows(file);
+		} finally {
+			rmSync(folder, { recursive: true, force: true });
+		}
+		const run = expectSuccess(await n8n.execute(SIMPLIFY_WORKFLOW.id));
+		const simplified = nodeOutput(run, 'Simplified').map((item) => item.json);
+		const raw = nodeOutput(run, 'Raw').map((item) => item.json);
+		expect(simplified).toHaveLength(3);
+		expect(simplified.map((r) => r.id)).toEqual(raw.map((r) => r.id));
+		for (const record of simplified) {
+			expect(Object.keys(record).length).toBeLessThanOrEqual(10);
+			expect(record).not.toHaveProperty('htmlPath');
+		}
+		for (const record of raw) expect(Object.keys(record).length).toBeGreaterThan(10);
 	});
 
 	test('example 5: job board with a JSON Schema -> one row per job', async () => {

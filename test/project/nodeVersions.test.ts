@@ -53,17 +53,19 @@ describe.each(NODES)('%s: versions 1 and 2', (name) => {
 	});
 });
 
+/** One simulator of each API for every saved-workflow run below. */
+const platform = new PlatformSimulator();
+const marketplace = new MarketplaceSimulator({ queuedMs: 50, runMs: 150 });
+beforeAll(async () => {
+	await platform.listen();
+	await marketplace.listen();
+});
+afterAll(async () => {
+	await platform.close();
+	await marketplace.close();
+});
+
 describe('saved workflows of either version run', () => {
-	const platform = new PlatformSimulator();
-	const marketplace = new MarketplaceSimulator({ queuedMs: 50, runMs: 150 });
-	beforeAll(async () => {
-		await platform.listen();
-		await marketplace.listen();
-	});
-	afterAll(async () => {
-		await platform.close();
-		await marketplace.close();
-	});
 
 	const scraperId = DEMO_AI_SCRAPER_IDS.general;
 	const runPlatform = async (typeVersion: number, id: unknown) =>
@@ -126,16 +128,6 @@ describe('saved workflows of either version run', () => {
 });
 
 describe('version 3 moved optional parameters into Options; workflows saved at version 2 keep theirs', () => {
-	const platform = new PlatformSimulator();
-	const marketplace = new MarketplaceSimulator({ queuedMs: 50, runMs: 150 });
-	beforeAll(async () => {
-		await platform.listen();
-		await marketplace.listen();
-	});
-	afterAll(async () => {
-		await platform.close();
-		await marketplace.close();
-	});
 	const platformCredentials = () => ({ scraperPlatformApi: { apiToken: PLATFORM_DEMO_TOKEN, baseUrl: platform.url } });
 	const marketplaceCredentials = () => ({ scraperMarketplaceApi: { apiToken: MARKETPLACE_DEMO_TOKEN, baseUrl: marketplace.url } });
 

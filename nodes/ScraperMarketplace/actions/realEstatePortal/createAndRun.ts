@@ -121,7 +121,7 @@ export const realEstatePortalCreateAndRun: Operation = {
 				type: 'options',
 				default: 'any',
 				options: landSizeOptions,
-				description: 'Largest land size in m²; must be larger than Land Size Minimum',
+				description: "Largest land size in m²; must be larger than 'Land Size Minimum'",
 			},
 			{
 				displayName: 'Land Size Minimum',
@@ -129,7 +129,7 @@ export const realEstatePortalCreateAndRun: Operation = {
 				type: 'options',
 				default: 'any',
 				options: landSizeOptions,
-				description: 'Smallest land size in m²; must be smaller than Land Size Maximum',
+				description: "Smallest land size in m²; must be smaller than 'Land Size Maximum'",
 			},
 			{
 				displayName: 'Only Show Properties With a Price',
