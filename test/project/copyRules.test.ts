@@ -187,6 +187,14 @@ describe('parameters (n8n UX guidelines)', () => {
 	});
 });
 
+describe('credentials (n8n UX guidelines)', () => {
+	it('API tokens and keys are password fields', () => {
+		const secrets = credentialTypes.flatMap((credential) => credential.properties.filter((p) => /token|key|secret/i.test(p.name) && p.type === 'string'));
+		expect(secrets.map((p) => p.displayName).sort()).toEqual(['API Token', 'API Token', 'Private Key']);
+		for (const secret of secrets) expect(secret.typeOptions?.password).toBe(true);
+	});
+});
+
 describe('codex files', () => {
 	// n8n's documented node categories.
 	const CATEGORIES = ['AI', 'Analytics', 'Communication', 'Data & Storage', 'Development', 'Finance & Accounting', 'Marketing', 'Miscellaneous', 'Productivity', 'Sales', 'Utility'];
