@@ -284,7 +284,7 @@ describe.each(browserVersions)('the demo (n8n %s) in chromium', (version) => {
 		// n8n 2.x adds a collection's field with a button, 1.x with a select.
 		const adders = async () => {
 			const buttons = form.locator('[data-test-id="collection-parameter-add"]');
-			return (await buttons.count()) > 0 ? buttons : form.locator('[data-test-id="collection-parameter"] input');
+			return (await buttons.count()) > 0 ? buttons : form.locator('.collection-parameter .el-select');
 		};
 		await (await adders()).first().click();
 		expect(await eventually(visibleOptions, (o) => o.includes('Wait Until'))).toEqual([
