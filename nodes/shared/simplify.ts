@@ -22,7 +22,7 @@ const TOOL_OUTPUTS = ['simplified', 'raw', 'selected'] as const;
 type ToolOutput = (typeof TOOL_OUTPUTS)[number];
 
 /** `scraperId` -> `Scraper ID`, `total_bandwidth_usage` -> `Total Bandwidth Usage`: a field as the editor lists it. */
-export function fieldLabel(field: string): string {
+function fieldLabel(field: string): string {
 	return field
 		.replace(/([a-z0-9])([A-Z])/g, '$1 $2')
 		.split(/[\s_]+/)

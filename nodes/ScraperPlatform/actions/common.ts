@@ -1,4 +1,4 @@
-import type { IDataObject, IDisplayOptions, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { idParameter, readId, UUID_PATTERN } from '../../shared/locator';
 import { BEFORE_OPTIONS, FROM_OPTIONS, optionsCollection, OPTIONS_VERSION } from '../../shared/collections';
@@ -55,7 +55,7 @@ export const resultIdOf = (ctx: IExecuteFunctions, itemIndex: number): string =>
 
 /**
  * Simplify before version 3: under Output in the record-returning operations, under Options in Result > Get Many,
- * off by default and dropping server file paths and audit fields (${NOISE_FIELDS}). Saved workflows keep it so.
+ * off by default and dropping server file paths and audit fields (`NOISE_FIELDS`). Saved workflows keep it so.
  */
 export const legacySimplifyProperty: INodeProperties = {
 	displayName: 'Simplify',
@@ -71,9 +71,8 @@ export function readLegacySimplify(ctx: IExecuteFunctions, collection: IDataObje
 	return simplify ? (record) => simplifyRecord(record) : (record) => record;
 }
 
-/** Simplify and, for an agent, the Output choice, from version 3; `show` narrows where they apply. */
-export const resultSimplifyProperties = (show: IDisplayOptions['show'] = {}): INodeProperties[] =>
-	simplifyProperties(RESULT_FIELDS, { ...FROM_OPTIONS, ...show });
+/** Simplify and, for an agent, the Output choice of a result record, from version 3. */
+export const resultSimplifyProperties: INodeProperties[] = simplifyProperties(RESULT_FIELDS, FROM_OPTIONS);
 
 /**
  * Output choices every record-returning operation offers, so spreadsheets and CRMs get rows: before version 3 an
@@ -91,7 +90,7 @@ export function outputOptions(splitDescription: string): INodeProperties[] {
 			options: [legacySimplifyProperty, split],
 			displayOptions: { show: BEFORE_OPTIONS },
 		},
-		...resultSimplifyProperties(),
+		...resultSimplifyProperties,
 		optionsCollection([split], { displayOptions: { show: FROM_OPTIONS } }),
 	];
 }

@@ -114,7 +114,7 @@ export const resultGetMany: Operation = {
 				},
 			],
 		},
-		...resultSimplifyProperties(),
+		...resultSimplifyProperties,
 		optionsCollection([pageSizeProperty, legacySimplifyProperty, startPageProperty], { displayOptions: { show: BEFORE_OPTIONS } }),
 		optionsCollection([pageSizeProperty, startPageProperty], { displayOptions: { show: FROM_OPTIONS } }),
 		{
