@@ -55,11 +55,13 @@ function relabelFieldErrors(error: NodeApiError, labels: FieldLabels): void {
 }
 
 /** Reads one scraping run with the extracted content of each of its results. */
-export async function getScrapingRun(ctx: RequestContext, id: number, itemIndex: number): Promise<ScrapingRun> {
+export async function getScrapingRun(ctx: RequestContext, id: number, itemIndex: number, policy?: RetryPolicy): Promise<ScrapingRun> {
 	const response = await marketplaceRequest<{ data: ScrapingRun }>(
 		ctx,
 		{ method: 'GET', path: `/api/scraping-runs/${id}`, idempotent: true, subject: { kind: SUBJECT.scrapingRun, id } },
 		itemIndex,
+		undefined,
+		policy,
 	);
 	return response.data;
 }

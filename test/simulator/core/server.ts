@@ -99,6 +99,12 @@ export class SimServer {
 	 */
 	beforeHandle?: (request: LoggedRequest) => void | Promise<void>;
 
+	/**
+	 * Test control: rewrites a handled answer before it is sent, e.g. a listing page whose `meta` lies or that repeats
+	 * an earlier page, which no faithful state produces. Returning undefined keeps the answer.
+	 */
+	afterHandle?: (request: LoggedRequest, reply: SimReply) => SimReply | undefined | Promise<SimReply | undefined>;
+
 	constructor(options: SimServerOptions) {
 		this.name = options.name;
 		this.clock = options.clock;
@@ -278,6 +284,7 @@ export class SimServer {
 						// A handler bug must be visible to the test that hit it, not only as a 500.
 						process.emitWarning(`${this.name} simulator handler ${routeName} threw: ${(error as Error).stack}`);
 					}
+					if (this.afterHandle) reply = (await this.afterHandle(entry, reply)) ?? reply;
 				}
 			}
 
