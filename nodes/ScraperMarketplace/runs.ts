@@ -33,6 +33,7 @@ export function trackRuns(results: IDataObject[]): TrackedRun[] {
 				results: [],
 				read: false,
 			};
+			if (typeof result.created_at === 'string') run.created_at = result.created_at;
 			runs.set(id, run);
 		}
 		const record: IDataObject = { content: null, ...result };

@@ -1,5 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import type { RecordFields } from '../shared/simplify';
+
 /**
  * The words of the section C API, declared once: its statuses, its record shapes and field names, and where its
  * lists live. The Marketplace node, its pickers and the Run Trigger read the API through these.
@@ -40,6 +42,16 @@ export const DEFAULT_SCRAPED_URL = 'Default';
 
 /** Fields of a run result in a create answer that the run-list shape has not: the nested scraper configuration and the misspelt twin of `scraped_url`. */
 export const CREATE_ONLY_FIELDS: readonly string[] = ['scraper', 'scrapped_url'];
+
+/**
+ * A started run as a create-and-run outputs it without waiting (Simplify on): its ids, status and counts, flat,
+ * instead of the service's whole answer with the new scraper's configuration. `results` is the selectable extra.
+ */
+export const STARTED_RUN_FIELDS: RecordFields = {
+	id: 'scraping_run_id',
+	simplified: ['scraping_run_id', 'scraper_id', 'scraper_name', 'status', 'completed', 'results_total', 'created_at', 'message'],
+	all: ['scraping_run_id', 'scraper_id', 'scraper_name', 'status', 'completed', 'results_total', 'results', 'created_at', 'message'],
+};
 
 /** C. Scraper object: a scraper of the account (GET /api/scrapers, GET /api/scrapers/{id}, `scraper` of a create). */
 export interface ScraperRecord extends IDataObject {

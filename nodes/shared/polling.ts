@@ -1,5 +1,6 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
+import { movedToOptions, readMoved } from './collections';
 import { pause } from './pause';
 import { InputValidator } from './validation';
 
@@ -11,8 +12,32 @@ export const MAX_POLL_INTERVAL_SECONDS = 3_600;
 /**
  * The Wait for Completion switch with its Max Wait and Poll Interval, for operations that start asynchronous work.
  * `what` names the work in the descriptions ("job", "run"); `defaultOn` suits work that is useless until done.
+ * From `OPTIONS_VERSION` Max Wait and Poll Interval are `options` of the caller's Options collection (both have
+ * sensible defaults); before it they sit below the switch, as saved workflows keep them.
  */
-export function waitParameters(what: string, defaultOn: boolean, doneWhen: string): INodeProperties[] {
+export function waitParameters(what: string, defaultOn: boolean, doneWhen: string): { main: INodeProperties[]; options: INodeProperties[] } {
+	const whenWaiting = { show: { waitForCompletion: [true] } };
+	const maxWait = movedToOptions({
+		displayName: 'Max Wait (Seconds)',
+		name: 'maxWaitSeconds',
+		type: 'number',
+		typeOptions: { minValue: 1, maxValue: MAX_WAIT_SECONDS },
+		default: 600,
+		displayOptions: whenWaiting,
+		description: `Stop waiting after this long (at most ${MAX_WAIT_SECONDS} s, a day) and output the latest state of the ${what} (completed false). Only used with 'Wait for Completion'.`,
+	});
+	const pollInterval = movedToOptions({
+		displayName: 'Poll Interval (Seconds)',
+		name: 'pollIntervalSeconds',
+		type: 'number',
+		typeOptions: { minValue: 1, maxValue: MAX_POLL_INTERVAL_SECONDS },
+		default: 5,
+		displayOptions: whenWaiting,
+		description: `How often to check the ${what} at first; the interval grows gently while it runs. Only used with 'Wait for Completion'.`,
+	});
+	// Inside Options the switch is a root parameter: `/` reads it from the top.
+	const optionWhenWaiting = { show: { '/waitForCompletion': [true] } };
+	// The scanner reads a boolean's default as written: a literal here, the caller's choice set below.
 	const waitSwitch: INodeProperties = {
 		displayName: 'Wait for Completion',
 		name: 'waitForCompletion',
@@ -20,27 +45,17 @@ export function waitParameters(what: string, defaultOn: boolean, doneWhen: strin
 		default: false,
 		description: `Whether to wait until ${doneWhen} before continuing`,
 	};
-	return [
-		{ ...waitSwitch, default: defaultOn },
-		{
-			displayName: 'Max Wait (Seconds)',
-			name: 'maxWaitSeconds',
-			type: 'number',
-			typeOptions: { minValue: 1, maxValue: MAX_WAIT_SECONDS },
-			default: 600,
-			displayOptions: { show: { waitForCompletion: [true] } },
-			description: `Stop waiting after this long (at most ${MAX_WAIT_SECONDS} s, a day) and output the latest state of the ${what} (completed false)`,
-		},
-		{
-			displayName: 'Poll Interval (Seconds)',
-			name: 'pollIntervalSeconds',
-			type: 'number',
-			typeOptions: { minValue: 1, maxValue: MAX_POLL_INTERVAL_SECONDS },
-			default: 5,
-			displayOptions: { show: { waitForCompletion: [true] } },
-			description: `How often to check the ${what} at first; the interval grows gently while it runs`,
-		},
-	];
+	return {
+		main: [
+			{ ...waitSwitch, default: defaultOn },
+			maxWait.legacy,
+			pollInterval.legacy,
+		],
+		options: [
+			{ ...maxWait.option, displayOptions: optionWhenWaiting },
+			{ ...pollInterval.option, displayOptions: optionWhenWaiting },
+		],
+	};
 }
 
 export interface WaitSettings {
@@ -52,9 +67,11 @@ export interface WaitSettings {
 export function readWaitSettings(ctx: IExecuteFunctions, itemIndex: number, defaultOn: boolean): WaitSettings | undefined {
 	const v = new InputValidator(ctx.getNode(), itemIndex);
 	if (!v.boolean(ctx.getNodeParameter('waitForCompletion', itemIndex, defaultOn), 'Wait for Completion')) return undefined;
+	const maxWait = readMoved(ctx, 'maxWaitSeconds', itemIndex, 600);
+	const pollInterval = readMoved(ctx, 'pollIntervalSeconds', itemIndex, 5);
 	return {
-		maxWaitMs: v.integer(ctx.getNodeParameter('maxWaitSeconds', itemIndex), 'Max Wait (Seconds)', { min: 1, max: MAX_WAIT_SECONDS }) * 1000,
-		pollIntervalMs: v.integer(ctx.getNodeParameter('pollIntervalSeconds', itemIndex), 'Poll Interval (Seconds)', { min: 1, max: MAX_POLL_INTERVAL_SECONDS }) * 1000,
+		maxWaitMs: v.integer(maxWait, 'Max Wait (Seconds)', { min: 1, max: MAX_WAIT_SECONDS }) * 1000,
+		pollIntervalMs: v.integer(pollInterval, 'Poll Interval (Seconds)', { min: 1, max: MAX_POLL_INTERVAL_SECONDS }) * 1000,
 	};
 }
 

@@ -87,14 +87,22 @@ function pick(fields: readonly string[], forAgent = false): Shaping {
 	};
 }
 
-/** Reads Simplify, or for an agent's tool call the Output choice, and checks them before anything is sent. */
-export function readShaping(ctx: IExecuteFunctions, itemIndex: number, fields: RecordFields): Shaping {
+/**
+ * Reads Simplify, or for an agent's tool call the Output choice, and checks them before anything is sent: the
+ * shaping chosen, or undefined for the service's answer as it is (Simplify off, Output Raw).
+ */
+export function readSimplify(ctx: IExecuteFunctions, itemIndex: number, fields: RecordFields): Shaping | undefined {
 	const v = new InputValidator(ctx.getNode(), itemIndex);
-	if (!isToolCall(ctx)) return v.boolean(ctx.getNodeParameter('simplify', itemIndex, true), 'Simplify') ? pick(fields.simplified) : keepAll;
+	if (!isToolCall(ctx)) return v.boolean(ctx.getNodeParameter('simplify', itemIndex, true), 'Simplify') ? pick(fields.simplified) : undefined;
 	const output: ToolOutput = v.oneOf(ctx.getNodeParameter('toolOutput', itemIndex, 'simplified'), 'Output', TOOL_OUTPUTS);
-	if (output === 'raw') return keepAll;
+	if (output === 'raw') return undefined;
 	if (output === 'simplified') return pick(fields.agent ?? fields.simplified, true);
 	const chosen = v.textList(ctx.getNodeParameter('toolFields', itemIndex, []), 'Fields');
 	if (chosen.length === 0) v.fail('Fields', 'no field is selected', "Select the fields the agent needs in 'Fields', or set 'Output' to 'Simplified'.");
 	return pick([fields.id, ...chosen.filter((field) => field !== fields.id)], true);
+}
+
+/** `readSimplify` for records that are shaped either way: the record as it is when nothing is picked. */
+export function readShaping(ctx: IExecuteFunctions, itemIndex: number, fields: RecordFields): Shaping {
+	return readSimplify(ctx, itemIndex, fields) ?? keepAll;
 }

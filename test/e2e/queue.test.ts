@@ -81,7 +81,7 @@ describe(`n8n ${VERSION} in queue mode: main + 2 workers + Redis + PostgreSQL`, 
 		const slow = example('02-bulk-rerun-merged-records.json');
 		slow.id = SLOW_BULK_ID;
 		slow.name = 'queue e2e: slow bulk job, waiting';
-		Object.assign(slow.nodes[1].parameters, { maxWaitSeconds: 900, pollIntervalSeconds: 2 });
+		Object.assign(slow.nodes[1].parameters, { options: { maxWaitSeconds: 900, pollIntervalSeconds: 2 } });
 		writeFileSync(path.join(workflowsDir, 'queue-slow-bulk.json'), JSON.stringify(slow, null, '\t'));
 
 		// Every process installs both packages by name from a local npm registry, as separate hosts would (n8n's own

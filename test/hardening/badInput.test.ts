@@ -17,7 +17,7 @@ const INVALID_RUNS = Number(process.env.BAD_INPUT_RUNS ?? 25);
 const VALID_RUNS = 3;
 
 const UUID = '3f2b9c1e-8a4d-4e6f-9b2a-1c3d5e7f9a0b';
-const WAIT = { waitForCompletion: true, maxWaitSeconds: 600, pollIntervalSeconds: 5 };
+const WAIT = { waitForCompletion: true, options: { maxWaitSeconds: 600, pollIntervalSeconds: 5 } };
 
 interface OperationCase {
 	node: 'scraperPlatform' | 'scraperMarketplace';
@@ -212,8 +212,8 @@ const FOUND: Array<{ op: [string, string, string]; path: [string] | [string, str
 	{ op: ['scraperPlatform', 'result', 'getMany'], path: ['filters', 'endAt'], stored: '={{ false }}', label: 'To' },
 	{ op: ['scraperMarketplace', 'result', 'getMany'], path: ['options', 'split'], stored: '={{ "yes" }}', label: 'Split Into Items' },
 	{ op: ['scraperMarketplace', 'realEstatePortal', 'createAndRun'], path: ['locations'], stored: '={{ [{}] }}', label: 'Locations' },
-	{ op: ['scraperPlatform', 'bulk', 'start'], path: ['maxWaitSeconds'], stored: 2_592_000, label: 'Max Wait (Seconds)' },
-	{ op: ['scraperPlatform', 'bulk', 'start'], path: ['pollIntervalSeconds'], stored: 2_592_000, label: 'Poll Interval (Seconds)' },
+	{ op: ['scraperPlatform', 'bulk', 'start'], path: ['options', 'maxWaitSeconds'], stored: 2_592_000, label: 'Max Wait (Seconds)' },
+	{ op: ['scraperPlatform', 'bulk', 'start'], path: ['options', 'pollIntervalSeconds'], stored: 2_592_000, label: 'Poll Interval (Seconds)' },
 ];
 
 describe('counterexamples found, as fixed cases', () => {

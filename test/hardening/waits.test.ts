@@ -52,7 +52,7 @@ async function runMarketplace(parameters: IDataObject) {
 	});
 }
 
-const LARGEST = { waitForCompletion: true, maxWaitSeconds: MAX_WAIT_SECONDS, pollIntervalSeconds: MAX_POLL_INTERVAL_SECONDS };
+const LARGEST = { waitForCompletion: true, options: { maxWaitSeconds: MAX_WAIT_SECONDS, pollIntervalSeconds: MAX_POLL_INTERVAL_SECONDS } };
 
 describe('the largest waits the UI accepts', () => {
 	it('the UI bounds are a day of waiting and an hour between checks, far inside what a timer holds', () => {
@@ -71,7 +71,7 @@ describe('the largest waits the UI accepts', () => {
 		{
 			name: 'Marketplace Scraper > Run',
 			run: async () => {
-				const created = await runMarketplace({ resource: 'lead', operation: 'createAndRunSearch', name: 'Soak', searchType: 'keywords', keywords: 'roofers', limitPages: 1, waitForCompletion: false });
+				const created = await runMarketplace({ resource: 'lead', operation: 'createAndRunSearch', name: 'Soak', searchType: 'keywords', keywords: 'roofers', limitPages: 1, waitForCompletion: false, simplify: false });
 				const scraperId = (created.items[0].json.scraper as { id: number }).id;
 				marketplace.server.log.clear();
 				return await runMarketplace({ resource: 'scraper', operation: 'run', scraperId, ...LARGEST });
@@ -112,7 +112,7 @@ describe('generated waits', () => {
 		await fc.assert(
 			fc.asyncProperty(fc.integer({ min: 1, max: MAX_POLL_INTERVAL_SECONDS }), fc.integer({ min: 1, max: MAX_WAIT_SECONDS }), async (pollIntervalSeconds, maxWaitSeconds) => {
 				const before = requestsSeen();
-				await runPlatform({ resource: 'bulk', operation: 'get', bulkId, waitForCompletion: true, pollIntervalSeconds, maxWaitSeconds }, 300);
+				await runPlatform({ resource: 'bulk', operation: 'get', bulkId, waitForCompletion: true, options: { pollIntervalSeconds, maxWaitSeconds } }, 300);
 				// 300 ms of waiting: the Get's read and the first poll, nothing more before the interval (1 s or more).
 				expect(requestsSeen() - before).toBeLessThanOrEqual(2);
 			}),

@@ -1,7 +1,7 @@
 import { sleep } from 'n8n-workflow';
 import type { IDataObject } from 'n8n-workflow';
 
-import { BEARER, NO_WAIT, ROUTES, WAIT, jsonOf, runOk, useMarketplace } from './helpers';
+import { BEARER, NO_WAIT, ROUTES, WAIT, jsonOf, runOk, useMarketplace, waitWith } from './helpers';
 
 const ctx = useMarketplace();
 
@@ -15,8 +15,8 @@ function keywordsParam(...pairs: Array<[string, string]>): IDataObject {
 }
 
 describe('Real Estate Portal: Create and Run', () => {
-	it('by locations: sends only what is set (no optional fields) and outputs the queued run without waiting', async () => {
-		const [out] = await runOk(ctx, { ...portal, locations: 'Bondi, NSW 2026\nRichmond, VIC 3121', ...NO_WAIT });
+	it('by locations: sends only what is set (no optional fields) and, Simplify off, outputs the service answer without waiting', async () => {
+		const [out] = await runOk(ctx, { ...portal, locations: 'Bondi, NSW 2026\nRichmond, VIC 3121', ...NO_WAIT, simplify: false });
 		const requests = ctx.requests();
 		expect(requests).toHaveLength(1);
 		expect(requests[0].route).toBe(ROUTES.portalCreateAndRun);
@@ -141,7 +141,7 @@ describe('PDF: Create and Run', () => {
 	});
 
 	it('sends neither unique nor expected_pdf when they are not added, and outputs the create answer', async () => {
-		const [out] = await runOk(ctx, { ...pdf, keywords: keywordsParam(['budget 2025', 'Is it a budget paper?']), ...NO_WAIT });
+		const [out] = await runOk(ctx, { ...pdf, keywords: keywordsParam(['budget 2025', 'Is it a budget paper?']), ...NO_WAIT, simplify: false });
 		expect(ctx.requests()[0].body).toEqual({ name: 'Solar guides', keywords: [{ keyword: 'budget 2025', prompt: 'Is it a budget paper?' }] });
 		const results = out.results as IDataObject[];
 		expect(results[0]).toMatchObject({ scraped_url: 'budget 2025', status: 'queued' });
@@ -194,6 +194,49 @@ describe('Lead: Create and Run Social Scraper', () => {
 	});
 });
 
+describe('Simplify without waiting (version 3)', () => {
+	const STARTED_RUN_KEYS = ['completed', 'created_at', 'message', 'results_total', 'scraper_id', 'scraper_name', 'scraping_run_id', 'status'];
+
+	it('on by default: one flat item per started run, its ids and status instead of the scraper configuration', async () => {
+		const out = await runOk(ctx, { ...portal, locations: 'Bondi, NSW 2026', ...NO_WAIT });
+		expect(out).toHaveLength(1);
+		expect(Object.keys(out[0]).sort()).toEqual(STARTED_RUN_KEYS);
+		expect(out[0]).toEqual({
+			scraping_run_id: expect.any(Number),
+			scraper_id: expect.any(Number),
+			scraper_name: 'Bondi houses',
+			status: 'queued',
+			completed: false,
+			results_total: 1,
+			created_at: expect.any(String),
+			message: 'Scraping queued successfully',
+		});
+		// The ids are the started run's: reading it by id finds the new scraper's run.
+		const read = await runOk(ctx, { resource: 'scrapingRun', operation: 'get', scrapingRunId: out[0].scraping_run_id });
+		expect(read[0]).toMatchObject({ id: out[0].scraping_run_id, scraper_id: out[0].scraper_id });
+		for (const value of Object.values(out[0])) expect(typeof value === 'object' && value !== null).toBe(false);
+	});
+
+	it('a PDF scraper with two keywords: one item per run, each counting its results', async () => {
+		const out = await runOk(ctx, { ...pdf, keywords: keywordsParam(['budget 2025', 'Is it a budget paper?'], ['annual report', 'Is it an annual report?']), ...NO_WAIT });
+		const runs = new Set(out.map((item) => item.scraping_run_id));
+		expect(runs.size).toBe(out.length);
+		expect(out.reduce((sum, item) => sum + Number(item.results_total), 0)).toBe(2);
+	});
+
+	it('version 2 keeps the service answer as it was', async () => {
+		const result = await ctx.run({ ...portal, locations: 'Bondi, NSW 2026', ...NO_WAIT }, { typeVersion: 2 });
+		expect(result.error).toBeUndefined();
+		expect(Object.keys(result.items[0].json).sort()).toEqual(['message', 'results', 'scraper']);
+	});
+
+	it('a Simplify that is not a boolean is refused before anything is sent', async () => {
+		const result = await ctx.run({ ...portal, locations: 'Bondi', ...NO_WAIT, simplify: '={{ "yes" }}' });
+		expect(result.error?.message).toMatch(/^Invalid 'Simplify'/);
+		expect(ctx.requests()).toHaveLength(0);
+	});
+});
+
 describe('Wait for Completion', () => {
 	it('to failed: the run item says failed; One Item per Record gives a status item for the failed result', async () => {
 		const [run] = await runOk(ctx, { ...social, name: 'sim-fail leads', expectedData: 3, ...WAIT });
@@ -222,14 +265,14 @@ describe('Wait for Completion', () => {
 		ctx.sim.options.runMs = 3_600_000;
 		try {
 			const started = Date.now();
-			const [out] = await runOk(ctx, { ...social, expectedData: 3, ...WAIT, maxWaitSeconds: 1 });
+			const [out] = await runOk(ctx, { ...social, expectedData: 3, ...waitWith({ maxWaitSeconds: 1 }) });
 			expect(Date.now() - started).toBeLessThan(5_000);
 			expect(out).toMatchObject({ status: 'running', completed: false, waitTimedOut: true });
 			expect(out.waitMessage).toMatch(/^The run is still running after 1 s: 0 of 1 results done/);
 			expect((out.results as IDataObject[])[0]).toMatchObject({ status: 'running', content: null });
 			expect(ctx.requests(ROUTES.scrapingRun)).toHaveLength(1);
 
-			const records = await runOk(ctx, { ...social, expectedData: 3, ...WAIT, maxWaitSeconds: 1, runOutput: 'records' });
+			const records = await runOk(ctx, { ...social, expectedData: 3, ...waitWith({ maxWaitSeconds: 1 }), runOutput: 'records' });
 			expect(records).toHaveLength(1);
 			expect(records[0]).toMatchObject({ status: 'running' });
 			expect(records[0].message).toMatch(/^Still running after 1 s/);
@@ -241,7 +284,7 @@ describe('Wait for Completion', () => {
 	it('finishes when the simulated clock moves on, without real waiting for the run', async () => {
 		ctx.sim.options.runMs = 3_600_000;
 		try {
-			const pending = ctx.run({ ...social, expectedData: 2, ...WAIT, maxWaitSeconds: 10 });
+			const pending = ctx.run({ ...social, expectedData: 2, ...waitWith({ maxWaitSeconds: 10 }) });
 			// Once the run exists, an hour of simulated time passes before the node's first read (1 s later).
 			while (ctx.requests(ROUTES.socialLeadsCreateAndRun)[0]?.status === undefined) await sleep(10);
 			ctx.sim.clock.advance(3_600_000);
@@ -322,8 +365,8 @@ describe('create-and-run validation (nothing is sent)', () => {
 		['social sentiment', { ...social, sentimentType: '={{ "angry" }}' }, 'Invalid \'Sentiment\': "angry" is not one of all, positive, neutral, negative'],
 		['social expected 0', { ...social, expectedData: 0 }, "Invalid 'Expected Leads': 0 is out of range of at least 1"],
 		['social expected fraction', { ...social, expectedData: 2.5 }, "Invalid 'Expected Leads': it must be a whole number"],
-		['max wait', { ...social, ...WAIT, maxWaitSeconds: 0 }, "Invalid 'Max Wait (Seconds)': 0 is out of range from 1 to 86400"],
-		['poll interval', { ...social, ...WAIT, pollIntervalSeconds: 0.5 }, "Invalid 'Poll Interval (Seconds)': it must be a whole number"],
+		['max wait', { ...social, ...waitWith({ maxWaitSeconds: 0 }) }, "Invalid 'Max Wait (Seconds)': 0 is out of range from 1 to 86400"],
+		['poll interval', { ...social, ...waitWith({ pollIntervalSeconds: 0.5 }) }, "Invalid 'Poll Interval (Seconds)': it must be a whole number"],
 	];
 	it.each(cases)('%s', async (_name, parameters, message) => {
 		const result = await ctx.run(parameters);

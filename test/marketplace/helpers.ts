@@ -10,8 +10,13 @@ export const ROUTES = MARKETPLACE_ROUTES;
 /** Short run timings: a run is queued 50 ms and running 150 ms, so one 1 s poll sees it finished. */
 export const FAST_RUNS: MarketplaceSimulatorOptions = { queuedMs: 50, runMs: 150 };
 
-/** Wait for Completion with the shortest poll interval the node accepts. */
-export const WAIT = { waitForCompletion: true, pollIntervalSeconds: 1, maxWaitSeconds: 30 };
+/** Wait for Completion with the shortest poll interval the node accepts (version 3 keeps both under Options). */
+export const WAIT = { waitForCompletion: true, options: { pollIntervalSeconds: 1, maxWaitSeconds: 30 } };
+
+/** `WAIT` with other Options (a shorter Max Wait, Parallel Requests). */
+export function waitWith(options: IDataObject): IDataObject {
+	return { ...WAIT, options: { ...WAIT.options, ...options } };
+}
 export const NO_WAIT = { waitForCompletion: false };
 
 export interface MarketplaceContext {

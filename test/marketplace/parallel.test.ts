@@ -1,5 +1,5 @@
 import { MARKETPLACE_DEMO_TOKEN, MARKETPLACE_OTHER_USER_TOKEN } from '../simulator/marketplace';
-import { ROUTES, WAIT, useMarketplace } from './helpers';
+import { ROUTES, useMarketplace, waitWith } from './helpers';
 
 /** Parallel Requests on the Marketplace node, against the simulator's per-account concurrency limit. */
 
@@ -32,7 +32,7 @@ describe('Parallel Requests (Marketplace)', () => {
 		ctx.sim.options.latencyMs = { [ROUTES.socialLeadsCreateAndRun]: 150, [ROUTES.scrapingRun]: 100 };
 		const input = Array.from({ length: 8 }, (_, i) => ({ keywords: `crm ${i}` }));
 		const result = await ctx.run(
-			{ resource: 'lead', operation: 'createAndRunSocial', name: 'CRM talk', keywords: '={{ $json.keywords }}', expectedData: 2, ...WAIT, options: { parallel: { settings: { requests: 3 } } } },
+			{ resource: 'lead', operation: 'createAndRunSocial', name: 'CRM talk', keywords: '={{ $json.keywords }}', expectedData: 2, ...waitWith({ parallel: { settings: { requests: 3 } } }) },
 			{ input },
 		);
 		expect(result.error).toBeUndefined();

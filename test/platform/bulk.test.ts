@@ -86,8 +86,7 @@ describe('Bulk > Start', () => {
 			scraperId,
 			urls: list.join(','),
 			waitForCompletion: true,
-			pollIntervalSeconds: 1,
-			maxWaitSeconds: 60,
+			options: { pollIntervalSeconds: 1, maxWaitSeconds: 60 },
 		});
 		expect(result.error).toBeUndefined();
 		const job = result.items[0].json;
@@ -118,8 +117,7 @@ describe('Bulk > Start', () => {
 			scraperId,
 			urls: urls(2).join('\n'),
 			waitForCompletion: true,
-			pollIntervalSeconds: 1,
-			maxWaitSeconds: 2,
+			options: { pollIntervalSeconds: 1, maxWaitSeconds: 2 },
 		});
 		expect(Date.now() - started).toBeLessThan(10_000);
 		const job = result.items[0].json;
@@ -136,7 +134,7 @@ describe('Bulk > Start', () => {
 			scraperId,
 			urls: urls(3).join('\n'),
 			waitForCompletion: true,
-			pollIntervalSeconds: 1,
+			options: { pollIntervalSeconds: 1 },
 			bulkOutput: 'records',
 		});
 		expect(result.error).toBeUndefined();
@@ -266,7 +264,7 @@ describe('Bulk > Start reads the job id the way the service gives it', () => {
 				scraperId,
 				urls: urls(2).join('\n'),
 				waitForCompletion: true,
-				pollIntervalSeconds: 1,
+				options: { pollIntervalSeconds: 1 },
 				bulkOutput: 'records',
 			});
 			expect(result.error).toBeUndefined();
@@ -306,7 +304,7 @@ describe('Bulk > Start of an AI scraper', () => {
 			scraperId: aiScraper,
 			urls: urls(3).join('\n'),
 			waitForCompletion: true,
-			pollIntervalSeconds: 1,
+			options: { pollIntervalSeconds: 1 },
 		});
 		expect(result.error).toBeUndefined();
 		expect(ctx.sim.server.log.last(ROUTES.aiBulk)?.body).toEqual({ scraperId: aiScraper, urls: urls(3) });

@@ -4,17 +4,25 @@ import { marketplaceRequest } from '../api';
 import type { FieldLabels } from '../api';
 import { runItem, runRecordItems } from '../runOutput';
 import { isRunDone, trackRuns, waitForRuns } from '../runs';
+import { STARTED_RUN_FIELDS } from '../vocabulary';
+import { FROM_OPTIONS, optionsCollection, OPTIONS_VERSION } from '../../shared/collections';
 import { idParameter, INTEGER_ID_PATTERN, readId } from '../../shared/locator';
 import { readWaitSettings, waitParameters } from '../../shared/polling';
 import type { WaitSettings } from '../../shared/polling';
+import { readSimplify, simplifyProperties } from '../../shared/simplify';
+import type { Shaping } from '../../shared/simplify';
 import type { ApiRequest } from '../../shared/transport';
 import { InputValidator } from '../../shared/validation';
 
-/** Wait for Completion and the output shape, for every operation that starts scraping runs. */
-export function waitProperties(recordWord: string): INodeProperties[] {
+/**
+ * Wait for Completion and the output shape, for every operation that starts scraping runs, and from version 3 the
+ * Options collection holding Max Wait and Poll Interval (Parallel Requests joins it), last.
+ */
+export function waitProperties(recordWord: string, whenNotWaiting: INodeProperties[] = []): INodeProperties[] {
+	// A queued run carries no data yet: waiting is what most users want, so it is on by default.
+	const wait = waitParameters('run', true, 'every result of the run has succeeded or failed, and output the extracted data');
 	return [
-		// A queued run carries no data yet: waiting is what most users want, so it is on by default.
-		...waitParameters('run', true, 'every result of the run has succeeded or failed, and output the extracted data'),
+		...wait.main,
 		{
 			displayName: 'Output',
 			name: 'runOutput',
@@ -24,7 +32,14 @@ export function waitProperties(recordWord: string): INodeProperties[] {
 			options: runOutputOptions(recordWord),
 			description: 'How to shape the output',
 		},
+		...whenNotWaiting,
+		optionsCollection(wait.options, { displayOptions: { show: FROM_OPTIONS } }),
 	];
+}
+
+/** `waitProperties` of a create-and-run, whose answer without waiting is simplified from version 3. */
+export function createAndRunWaitProperties(recordWord: string): INodeProperties[] {
+	return waitProperties(recordWord, simplifyProperties(STARTED_RUN_FIELDS, { ...FROM_OPTIONS, waitForCompletion: [false] }));
 }
 
 /** The values of the output shapes below. */
@@ -71,9 +86,24 @@ export interface StartedRuns {
 	immediate: INodeExecutionData[];
 }
 
-/** A create-and-run answer `{message, scraper, results}`: output as it is, one item. */
-function createAnswer(answer: IDataObject): StartedRuns {
-	return { results: (answer.results ?? []) as IDataObject[], immediate: [{ json: answer }] };
+/**
+ * A create-and-run answer `{message, scraper, results}`: simplified, one flat item per started run; else as it is,
+ * one item.
+ */
+function createAnswer(shaping: Shaping | undefined): (answer: IDataObject) => StartedRuns {
+	return (answer) => {
+		const results = (Array.isArray(answer.results) ? answer.results : []) as IDataObject[];
+		if (!shaping) return { results, immediate: [{ json: answer }] };
+		const message = typeof answer.message === 'string' ? { message: answer.message } : {};
+		const immediate = trackRuns(results).map((run) => ({ json: shaping({ ...runItem(run, false), ...message }) }));
+		return { results, immediate };
+	};
+}
+
+/** Simplify as set, read only where it applies: from version 3, when the node does not wait. */
+function readStartedShaping(ctx: IExecuteFunctions, itemIndex: number): Shaping | undefined {
+	if (ctx.getNode().typeVersion < OPTIONS_VERSION || readWaitSettings(ctx, itemIndex, true)) return undefined;
+	return readSimplify(ctx, itemIndex, STARTED_RUN_FIELDS);
 }
 
 /** A run answer `{data: run-list records}`: one item per result. */
@@ -126,7 +156,8 @@ export async function createAndRun(
 	body: IDataObject,
 	labels: FieldLabels,
 ): Promise<INodeExecutionData[]> {
-	return await startRuns(ctx, itemIndex, { path, body }, { name: 'Name', ...labels }, createAnswer);
+	const shaping = readStartedShaping(ctx, itemIndex);
+	return await startRuns(ctx, itemIndex, { path, body }, { name: 'Name', ...labels }, createAnswer(shaping));
 }
 
 /** Name is required by every create-and-run. */

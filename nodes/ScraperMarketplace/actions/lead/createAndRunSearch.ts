@@ -2,7 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import type { Operation } from '../../../shared/operation';
 import { InputValidator } from '../../../shared/validation';
-import { createAndRun, nameProperty, waitingConcurrency, waitProperties } from '../common';
+import { createAndRun, createAndRunWaitProperties, nameProperty, waitingConcurrency } from '../common';
 
 export const SEARCH_TYPES = ['url', 'keywords'] as const;
 
@@ -60,7 +60,7 @@ export const leadCreateAndRunSearch: Operation = {
 			default: 1,
 			description: 'How many result pages to read at most',
 		},
-		...waitProperties('one lead'),
+		...createAndRunWaitProperties('one lead'),
 	],
 	concurrency: waitingConcurrency,
 	parallel: true,

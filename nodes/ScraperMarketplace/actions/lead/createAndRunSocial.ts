@@ -2,7 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import type { Operation } from '../../../shared/operation';
 import { InputValidator } from '../../../shared/validation';
-import { createAndRun, nameProperty, waitingConcurrency, waitProperties } from '../common';
+import { createAndRun, createAndRunWaitProperties, nameProperty, waitingConcurrency } from '../common';
 
 export const SENTIMENT_TYPES = ['all', 'positive', 'neutral', 'negative'] as const;
 
@@ -50,7 +50,7 @@ export const leadCreateAndRunSocial: Operation = {
 			default: 50,
 			description: 'How many leads (posts) to collect at most',
 		},
-		...waitProperties('one lead'),
+		...createAndRunWaitProperties('one lead'),
 	],
 	concurrency: waitingConcurrency,
 	parallel: true,

@@ -3,7 +3,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { additionalFields } from '../../../shared/collections';
 import type { Operation } from '../../../shared/operation';
 import { InputValidator } from '../../../shared/validation';
-import { createAndRun, nameProperty, waitingConcurrency, waitProperties } from '../common';
+import { createAndRun, createAndRunWaitProperties, nameProperty, waitingConcurrency } from '../common';
 
 const LABELS = {
 	keywords: 'Keywords',
@@ -72,7 +72,7 @@ export const pdfCreateAndRun: Operation = {
 				description: 'Whether to leave out PDF files your earlier scrapes already returned',
 			},
 		], { description: 'Each field is sent only when added' }),
-		...waitProperties('one PDF file'),
+		...createAndRunWaitProperties('one PDF file'),
 	],
 	concurrency: waitingConcurrency,
 	parallel: true,

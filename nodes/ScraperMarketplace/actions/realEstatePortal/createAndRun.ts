@@ -3,7 +3,7 @@ import type { IDataObject, INodePropertyOptions } from 'n8n-workflow';
 import { additionalFields } from '../../../shared/collections';
 import type { Operation } from '../../../shared/operation';
 import { InputValidator } from '../../../shared/validation';
-import { createAndRun, nameProperty, waitingConcurrency, waitProperties } from '../common';
+import { createAndRun, createAndRunWaitProperties, nameProperty, waitingConcurrency } from '../common';
 
 export const PORTAL_OPTIONS = ['locations', 'links'] as const;
 export const PORTAL_CHANNELS = ['buy', 'rent', 'sold'] as const;
@@ -139,7 +139,7 @@ export const realEstatePortalCreateAndRun: Operation = {
 				description: 'Whether to leave out listings without a displayed price ("Contact agent")',
 			},
 		], { description: 'Each field is sent only when added' }),
-		...waitProperties('one listing'),
+		...createAndRunWaitProperties('one listing'),
 	],
 	concurrency: waitingConcurrency,
 	parallel: true,

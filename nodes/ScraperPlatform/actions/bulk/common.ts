@@ -1,5 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
+import { FROM_OPTIONS, optionsCollection } from '../../../shared/collections';
 import type { ErrorSubject } from '../../../shared/errors';
 import { readWaitSettings, waitForCompletion, waitParameters } from '../../../shared/polling';
 import type { WaitSettings } from '../../../shared/polling';
@@ -8,11 +9,13 @@ import { getResult, mergedRecordItems, platformRequest, toBulkJob, urlsDone } fr
 import type { BulkJob } from '../../api';
 import { ID_KINDS } from '../../vocabulary';
 
-export const waitProperties: INodeProperties[] = waitParameters(
-	'job',
-	false,
-	'every URL of the job is finished, failed or canceled',
-);
+const wait = waitParameters('job', false, 'every URL of the job is finished, failed or canceled');
+
+/** Wait for Completion; from version 3 its Max Wait and Poll Interval are in `bulkOptions`. */
+export const waitProperties: INodeProperties[] = wait.main;
+
+/** The Options collection of Bulk > Start and Get from version 3, below everything else. */
+export const bulkOptions: INodeProperties = optionsCollection(wait.options, { displayOptions: { show: FROM_OPTIONS } });
 
 /** The two shapes of a bulk job's output: Bulk > Start and Get, and the Bulk Trigger (with `recordsNote`), offer them. */
 export function bulkOutputOptions(recordsNote = ''): INodePropertyOptions[] {

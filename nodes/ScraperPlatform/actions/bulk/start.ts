@@ -7,7 +7,7 @@ import { InputValidator, toList } from '../../../shared/validation';
 import { getResult, platformRequest } from '../../api';
 import { ID_KINDS, RESULT_TYPES } from '../../vocabulary';
 import { scraperIdOf, scraperIdParameter } from '../common';
-import { bulkOutputProperty, finishBulk, readBulkFinish, waitProperties } from './common';
+import { bulkOptions, bulkOutputProperty, finishBulk, readBulkFinish, waitProperties } from './common';
 import type { BulkFinish } from './common';
 
 /** The two bulk reruns: same body and answer, one endpoint per scraper kind. */
@@ -136,6 +136,7 @@ export const bulkStart: Operation = {
 		},
 		...waitProperties,
 		bulkOutputProperty,
+		bulkOptions,
 	],
 	async executeAll() {
 		const source = new InputValidator(this.getNode(), 0).oneOf(this.getNodeParameter('urlSource', 0), 'URLs From', ['list', 'inputItems'] as const);
