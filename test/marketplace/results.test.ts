@@ -192,7 +192,7 @@ describe('Scraping Run: Get HTML', () => {
 		ctx.sim.options.runMs = 3_600_000;
 		try {
 			const [queued] = await runOk(ctx, { ...social, ...NO_WAIT });
-			const runId = (queued.results as IDataObject[])[0].scraping_run_id;
+			const runId = queued.scraping_run_id;
 			const result = await ctx.run({ ...getHtml, scrapingRunId: runId, htmlOutput: 'binary' });
 			expect(result.items).toHaveLength(1);
 			expect(result.items[0].binary).toBeUndefined();
