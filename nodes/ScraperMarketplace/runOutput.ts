@@ -1,6 +1,7 @@
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { asRecords, findList, splitIntoItems } from '../shared/output';
+import { readRunsLater } from './runs';
 import type { TrackedRun } from './runs';
 import { DEFAULT_SCRAPED_URL, isTerminalStatus, LIST_KEYS, recordOrigin, RUN_STATUS } from './vocabulary';
 import type { RunListRecord } from './vocabulary';
@@ -40,7 +41,7 @@ export function runItem(run: TrackedRun, completed: boolean, maxWaitMs?: number)
 	if (run.created_at) item.created_at = run.created_at;
 	if (!completed && maxWaitMs !== undefined) {
 		item.waitTimedOut = true;
-		item.waitMessage = `The run is still ${run.status} after ${inSeconds(maxWaitMs)} s: ${countDone(run)} of ${run.results.length} results done. Read them later with Result > Get Many, or raise 'Max Wait (Seconds)'.`;
+		item.waitMessage = `The run is still ${run.status} after ${inSeconds(maxWaitMs)} s: ${countDone(run)} of ${run.results.length} results done. ${readRunsLater([run.id])} Or raise 'Max Wait (Seconds)'.`;
 	}
 	return item;
 }

@@ -1,5 +1,6 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
+import { unconfirmedWorkError } from '../shared/errors';
 import { waitForCompletion } from '../shared/polling';
 import type { WaitSettings } from '../shared/polling';
 import { getScrapingRun } from './api';
@@ -79,29 +80,45 @@ async function reread(ctx: IExecuteFunctions, run: TrackedRun, itemIndex: number
 	};
 }
 
+/** How to read runs later, for every message about runs the node started or waited for. */
+export function readRunsLater(runIds: number[]): string {
+	const ids = runIds.join(', ');
+	return `Read ${runIds.length === 1 ? 'it' : 'them'} later with Scraping Run > Get ('Scraping Run ID' ${ids}), or start a workflow when ${runIds.length === 1 ? 'it finishes' : 'they finish'} with the Scraper Run Trigger.`;
+}
+
 /**
  * Polls each unfinished run with GET `/api/scraping-runs/{id}` (one request per run per poll, the cheapest read
  * that returns a run's results with their content) until all are succeeded or failed, or `wait.maxWaitMs` passes.
  * The first state is the one the create or run answer gave, so no request is spent on runs that just started.
+ * Reads that keep failing until Max Wait, or a stopped execution, end in an error naming the runs, which go on in
+ * the service: never in one that invites starting them again.
  */
 export async function waitForRuns(ctx: IExecuteFunctions, initial: TrackedRun[], itemIndex: number, wait: WaitSettings): Promise<TrackedRun[]> {
-	let current: TrackedRun[] | undefined;
+	let current = initial;
 	const outcome = await waitForCompletion<TrackedRun[]>({
 		read: async () => {
-			if (current === undefined) {
-				current = initial;
-				return current;
-			}
 			const next: TrackedRun[] = [];
 			for (const run of current) next.push(await reread(ctx, run, itemIndex));
 			current = next;
 			return current;
 		},
 		isDone: (runs) => runs.every(isRunDone),
+		initial,
 		maxWaitMs: wait.maxWaitMs,
 		initialDelayMs: wait.pollIntervalMs,
 		maxDelayMs: Math.max(wait.pollIntervalMs, 30_000),
 		signal: ctx.getExecutionCancelSignal(),
 	});
+	if (outcome.unconfirmed) {
+		const runIds = initial.map((run) => run.id);
+		const scraperIds = [...new Set(initial.map((run) => run.scraper_id))];
+		throw unconfirmedWorkError(ctx.getNode(), {
+			work: `${runIds.length === 1 ? 'Scraping run' : 'Scraping runs'} ${runIds.join(', ')} of scraper ${scraperIds.join(', ')}`,
+			unconfirmed: outcome.unconfirmed,
+			readLater: readRunsLater(runIds),
+			carried: { scraperIds, scrapingRunIds: runIds, latestState: (outcome.state ?? current).map(({ id, status, results }) => ({ scraping_run_id: id, status, results })) },
+			itemIndex,
+		});
+	}
 	return outcome.state;
 }

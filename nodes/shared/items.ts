@@ -2,6 +2,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, JsonObject } from 'n8n-workflow';
 
 import { agentAnswerFor } from './errors';
+import type { StartedWorkError } from './errors';
 import { isToolCall } from './tool';
 
 /**
@@ -52,14 +53,16 @@ export function answerForAgent(ctx: IExecuteFunctions, error: unknown, itemIndex
 }
 
 /**
- * The one shape of a Continue On Fail error item: `{ error, description?, httpCode? }`, paired with the input item
- * that failed (or, for one request made from every input item, with all of them).
+ * The one shape of a Continue On Fail error item: `{ error, description?, httpCode? }`, and for work that was started
+ * but not confirmed its ids and latest state; paired with the input item that failed (or, for one request made from
+ * every input item, with all of them).
  */
 export function errorItem(error: unknown, pairedItem: number | number[]): INodeExecutionData {
-	const err = error as Error & { description?: string | null; httpCode?: string | null };
+	const err = error as StartedWorkError & { description?: string | null; httpCode?: string | null };
 	const json: IDataObject = { error: err.message };
 	if (err.description) json.description = err.description;
 	if (err.httpCode) json.httpCode = err.httpCode;
+	if (err.startedWork) Object.assign(json, err.startedWork);
 	return { json, pairedItem: Array.isArray(pairedItem) ? pairedItem.map((item) => ({ item })) : { item: pairedItem } };
 }
 

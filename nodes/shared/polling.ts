@@ -1,6 +1,7 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { movedToOptions, readMoved } from './collections';
+import type { Unconfirmed } from './errors';
 import { pause } from './pause';
 import { InputValidator } from './validation';
 
@@ -76,9 +77,11 @@ export function readWaitSettings(ctx: IExecuteFunctions, itemIndex: number, defa
 }
 
 export interface WaitOptions<T> {
-	/** Reads the current state (one request). */
+	/** Reads the current state (one request, with the transport's own retries). */
 	read: () => Promise<T>;
 	isDone: (state: T) => boolean;
+	/** The state known before the wait (what the start answered, a read just made): the first read waits a pause. */
+	initial?: T;
 	/** Give up after this long and return the latest state. */
 	maxWaitMs: number;
 	initialDelayMs?: number;
@@ -87,31 +90,57 @@ export interface WaitOptions<T> {
 	signal?: AbortSignal;
 }
 
-export interface WaitOutcome<T> {
-	state: T;
-	done: boolean;
-	polls: number;
-	waitedMs: number;
+/**
+ * How a wait ended: done, out of time with the latest state read (`done` false), or `unconfirmed`: the work was
+ * started but the wait could not follow it to the end (its reads kept failing until Max Wait, the service refused
+ * them, or the execution was stopped). `state` is the latest state known, read or initial.
+ */
+export type WaitOutcome<T> =
+	| { state: T; done: boolean; unconfirmed?: undefined }
+	| { state: T | undefined; done: false; unconfirmed: Unconfirmed };
+
+/** A status read the service refused for good (token, access, gone, bad request): reading again cannot help. */
+function isDefinitive(error: unknown): boolean {
+	const code = Number((error as { httpCode?: unknown })?.httpCode);
+	return code >= 400 && code < 500 && code !== 408 && code !== 429;
 }
 
 /**
  * Polls until `isDone` or until `maxWaitMs` has passed, backing off from `initialDelayMs` (x1.5 each poll) up
- * to `maxDelayMs`. It never waits past the deadline: on time-out it returns the latest state read.
+ * to `maxDelayMs`. It never waits past the deadline. A read that fails after the transport's retries does not end
+ * the wait: the work was started and goes on in the service, so the wait reads again at the next interval until
+ * the deadline. On time-out it returns the latest state read; when the last read failed, was refused for good or the
+ * execution was stopped, it returns the latest state known and why it could not confirm the end.
  */
 export async function waitForCompletion<T>(options: WaitOptions<T>): Promise<WaitOutcome<T>> {
-	const { read, isDone, maxWaitMs } = options;
+	const { read, isDone, maxWaitMs, signal } = options;
 	let delay = options.initialDelayMs ?? 1_000;
 	const maxDelay = options.maxDelayMs ?? 15_000;
 	const started = Date.now();
 	const elapsed = () => Date.now() - started;
-	let state = await read();
-	let polls = 1;
-	while (!isDone(state) && elapsed() < maxWaitMs) {
-		// Stopped: the next read is refused as canceled, and nothing more is sent.
-		await pause(Math.min(delay, maxWaitMs - elapsed()), options.signal);
+	let state = options.initial;
+	let failed: Error | undefined;
+	const attempt = async () => {
+		try {
+			state = await read();
+			failed = undefined;
+		} catch (error) {
+			failed = error as Error;
+		}
+	};
+	// A known first state (what the start answered, or a read just made) is not read again before the first pause.
+	if (state === undefined) await attempt();
+	for (;;) {
+		if (signal?.aborted) return { state, done: false, unconfirmed: { why: 'stopped' } };
+		if (failed && isDefinitive(failed)) return { state, done: false, unconfirmed: { why: 'unreadable', cause: failed } };
+		if (!failed && state !== undefined && isDone(state)) return { state, done: true };
+		if (elapsed() >= maxWaitMs) break;
+		// A stopped execution ends the pause at once; the loop then says so.
+		await pause(Math.min(delay, maxWaitMs - elapsed()), signal);
 		delay = Math.min(maxDelay, Math.round(delay * 1.5));
-		state = await read();
-		polls++;
+		await attempt();
 	}
-	return { state, done: isDone(state), polls, waitedMs: elapsed() };
+	if (failed) return { state, done: false, unconfirmed: { why: 'unreadable', cause: failed } };
+	// The loop runs at least one read, so without a failure a state was read.
+	return { state: state as T, done: false };
 }

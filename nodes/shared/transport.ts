@@ -11,8 +11,8 @@ import type {
 import { requestLimiterOf } from './concurrency';
 import type { RequestLimiter } from './concurrency';
 import { checkCredentials, getCachedCredentials } from './credentials';
-import { apiError, networkError, nodeOperationError, notJsonError } from './errors';
-import type { ErrorSubject } from './errors';
+import { apiError, networkError, nodeOperationError, notJsonError, uncertainStartError } from './errors';
+import type { ErrorSubject, StartedWork } from './errors';
 import { networkCause } from './network';
 import { pause } from './pause';
 import { backoffDelay, DEFAULT_RETRY_POLICY, parseRetryAfter } from './retry';
@@ -41,6 +41,8 @@ export interface ApiRequest {
 	idempotent: boolean;
 	/** What an id in the path refers to, for 403/404 messages. */
 	subject?: ErrorSubject;
+	/** For a request that is never repeated: what it starts and where to look for it when its outcome is unknown. */
+	started?: StartedWork;
 	/** Response deadline in milliseconds. */
 	timeoutMs?: number;
 }
@@ -168,6 +170,7 @@ class RequestRun<T> {
 				cause: cause.text,
 				retried: this.readAttempts > 0,
 				mayHaveStarted: !this.request.idempotent && !cause.neverSent,
+				started: this.request.started,
 			});
 		}
 	}
@@ -192,6 +195,8 @@ class RequestRun<T> {
 			}
 		} else if (statusCode >= 500 && request.idempotent && (await this.backOff())) {
 			return AGAIN;
+		} else if (statusCode >= 500 && !request.idempotent) {
+			throw uncertainStartError(this.node(), { service: this.api.service, status: statusCode, body, started: request.started, itemIndex: this.itemIndex });
 		}
 		throw apiError(this.node(), {
 			status: statusCode,

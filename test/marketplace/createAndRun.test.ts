@@ -315,14 +315,15 @@ describe('Wait for Completion', () => {
 	it('create and run is never repeated after a server error or a dropped connection', async () => {
 		ctx.sim.server.faults.add({ kind: 'status', status: 500, routes: [ROUTES.socialLeadsCreateAndRun], times: 1 });
 		const failed = await ctx.run({ ...social, expectedData: 2, ...NO_WAIT });
-		expect(failed.error?.message).toBe('Scraper Marketplace could not complete the request (500): An unexpected error occurred [item 0]');
+		expect(failed.error?.message).toBe('Scraper Marketplace answered 500 (An unexpected error occurred): the scraper "CRM talk" and its first run may have been created [item 0]');
+		expect(failed.error?.description).toMatch(/Look for it with Scraper > Get Many \(newest first\), then Scraping Run > Get Latest before running the node again/);
 		expect(ctx.requests()).toHaveLength(1);
 
 		ctx.sim.server.log.clear();
 		ctx.sim.server.faults.add({ kind: 'reset', routes: [ROUTES.socialLeadsCreateAndRun], times: 1 });
 		const reset = await ctx.run({ ...social, expectedData: 2, ...NO_WAIT });
-		expect(reset.error?.message).toMatch(/^Could not reach Scraper Marketplace/);
-		expect(reset.error?.description).toMatch(/did not retry it/);
+		expect(reset.error?.message).toMatch(/^The connection to Scraper Marketplace ended before its answer \(.*\): the scraper "CRM talk" and its first run may have been created \[item 0\]$/);
+		expect(reset.error?.description).toMatch(/^The node did not send the request again, so nothing runs twice/);
 		expect(ctx.requests()).toHaveLength(1);
 	});
 

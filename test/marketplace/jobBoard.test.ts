@@ -88,7 +88,7 @@ describe('Job Board: Scrape', () => {
 	it('is not retried after a server error (a scrape costs tokens)', async () => {
 		ctx.sim.server.faults.add({ kind: 'status', status: 502, routes: [ROUTES.jobBoardScrape], times: 1 });
 		const result = await ctx.run({ ...scrape, urls: A });
-		expect(result.error?.message).toBe('Scraper Marketplace could not complete the request (502): Bad Gateway [item 0]');
+		expect(result.error?.message).toBe('Scraper Marketplace answered 502 (Bad Gateway): the scrape may have run and used tokens [item 0]');
 		expect(ctx.requests()).toHaveLength(1);
 	});
 

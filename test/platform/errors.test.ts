@@ -156,27 +156,31 @@ describe('5xx and network errors', () => {
 		expect(ctx.sim.server.log.count(ROUTES.account)).toBe(4);
 	}, 60_000);
 
-	it('a create whose answer is not JSON is not repeated, and says it may have started work', async () => {
+	it('a create whose answer is not JSON is not repeated, and says it may have been created and where to look', async () => {
 		ctx.sim.server.faults.add({ kind: 'malformed', times: 1, routes: [ROUTES.createAndRun] });
 		const result = await ctx.run(create);
 		expect(result.error?.message).toMatch(/^Scraper Platform answered POST \/api\/v1\/scrapers-ai with something that is not JSON/);
-		expect(result.error?.description).toMatch(/may have started work, so the node did not repeat it/);
+		expect(result.error?.description).toMatch(/^The node did not send the request again, so nothing runs twice\. Look for it with Result > Get Many \(newest first\) before running the node again/);
 		expect(ctx.sim.server.log.count(ROUTES.createAndRun)).toBe(1);
 	});
 
 	it('a create is never repeated after a 500 or a reset (it could start a second job)', async () => {
 		ctx.sim.server.faults.add({ kind: 'status', status: 502, times: 1, routes: [ROUTES.createAndRun] });
 		const first = await ctx.run(create);
-		expect(first.error?.message).toMatch(/^Scraper Platform could not complete the request \(502\)/);
+		expect(first.error?.message).toBe('Scraper Platform answered 502 (Bad Gateway): the AI scraper and its first run may have been created [item 0]');
+		expect(first.error?.description).toMatch(/Look for it with Result > Get Many \(newest first\) before running the node again/);
+		expect(first.error?.description).not.toMatch(/try again/i);
 		expect(ctx.sim.server.log.count(ROUTES.createAndRun)).toBe(1);
 
 		ctx.sim.server.log.clear();
 		ctx.sim.server.faults.add({ kind: 'reset', times: 1, routes: [ROUTES.bulk] });
 		const second = await ctx.run(bulk);
 		// Our words, not n8n's generic ECONNRESET text, which would invite an immediate retry.
-		expect(second.error?.message).toBe('Could not reach Scraper Platform: connection reset by the server (ECONNRESET) [item 0]');
+		expect(second.error?.message).toBe(
+			'The connection to Scraper Platform ended before its answer (connection reset by the server (ECONNRESET)): the bulk job may have been created [item 0]',
+		);
 		expect(second.error?.message).not.toMatch(/retry the request immediately/);
-		expect(second.error?.description).toMatch(/did not retry it \(a retry could start a second job\)/);
+		expect(second.error?.description).toMatch(/nothing runs twice\. Look for it with Result > Get Many \(newest first, Filters > 'Search' Bulk-AI\)/);
 		expect(ctx.sim.server.log.count(ROUTES.bulk)).toBe(1);
 	});
 

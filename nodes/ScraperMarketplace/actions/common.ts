@@ -157,7 +157,8 @@ export async function createAndRun(
 	labels: FieldLabels,
 ): Promise<INodeExecutionData[]> {
 	const shaping = readStartedShaping(ctx, itemIndex);
-	return await startRuns(ctx, itemIndex, { path, body }, { name: 'Name', ...labels }, createAnswer(shaping));
+	const started = { what: `the scraper "${String(body.name)}" and its first run`, check: 'Look for it with Scraper > Get Many (newest first), then Scraping Run > Get Latest' };
+	return await startRuns(ctx, itemIndex, { path, body, started }, { name: 'Name', ...labels }, createAnswer(shaping));
 }
 
 /** Name is required by every create-and-run. */

@@ -1,5 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
+import type { StartedWork } from '../../shared/errors';
 import { idParameter, readId, UUID_PATTERN } from '../../shared/locator';
 import { BEFORE_OPTIONS, FROM_OPTIONS, optionsCollection, OPTIONS_VERSION } from '../../shared/collections';
 import { asRecords, findList, simplifyRecord, splitIntoItems } from '../../shared/output';
@@ -130,6 +131,13 @@ export interface ScraperRun {
 	acceptJson?: boolean;
 }
 
+/** Where a run whose answer was lost shows up: its result record, newest first in the results list. */
+function runStarted(run: ScraperRun): StartedWork {
+	return run.scraperId === undefined
+		? { what: 'the AI scraper and its first run', check: 'Look for it with Result > Get Many (newest first)' }
+		: { what: `the run of scraper "${run.scraperId}"`, check: `Look for its result with Result > Get Many (newest first, Filters > 'Search' ${run.scraperId})` };
+}
+
 /**
  * Sends a scraper run (create or rerun) and outputs its result record as the user chose. A run may have started when
  * a request fails, so it is never repeated, and a browser run gets five minutes to answer.
@@ -145,6 +153,7 @@ export async function runScraper(ctx: IExecuteFunctions, run: ScraperRun, itemIn
 			headers: run.acceptJson ? { accept: 'application/json' } : undefined,
 			idempotent: false,
 			subject: { kind: ID_KINDS.scraper, id: run.scraperId },
+			started: runStarted(run),
 			timeoutMs: 300_000,
 		},
 		itemIndex,

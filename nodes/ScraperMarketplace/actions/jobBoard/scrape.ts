@@ -175,6 +175,7 @@ export const jobBoardScrape: Operation = {
 				body,
 				// A scrape costs tokens: a failed attempt is not repeated.
 				idempotent: false,
+				started: { what: 'the scrape', happened: 'run and used tokens', check: "Check the account's token usage in the service dashboard" },
 				timeoutMs: jobBoardDeadlineMs(timeout ?? DEFAULTS.timeout),
 			},
 			itemIndex,

@@ -41,7 +41,12 @@ export const scraperRun: Operation = {
 		return await startRuns(
 			this,
 			itemIndex,
-			{ path: `/api/scrapers/${scraperId}/run`, body, subject: { kind: SUBJECT.scraper, id: scraperId } },
+			{
+				path: `/api/scrapers/${scraperId}/run`,
+				body,
+				subject: { kind: SUBJECT.scraper, id: scraperId },
+				started: { what: `a run of scraper ${scraperId}`, check: `Look for it with Scraping Run > Get Latest ('Scraper ID' ${scraperId})` },
+			},
 			{ urls: 'URLs', scraper_id: 'Scraper ID' },
 			runAnswer,
 		);

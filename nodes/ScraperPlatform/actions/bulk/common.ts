@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { FROM_OPTIONS, optionsCollection } from '../../../shared/collections';
+import { unconfirmedWorkError } from '../../../shared/errors';
 import type { ErrorSubject } from '../../../shared/errors';
 import { readWaitSettings, waitForCompletion, waitParameters } from '../../../shared/polling';
 import type { WaitSettings } from '../../../shared/polling';
@@ -60,23 +61,42 @@ export function readBulkFinish(ctx: IExecuteFunctions, itemIndex: number): BulkF
 	};
 }
 
-/** Polls the job until every URL has ended or the wait is over; the note says so when the wait ended first. */
+/** How to read a job later, for every message about a job the node started or waited for. */
+export function readJobLater(id: string): string {
+	return `Read it later with Bulk > Get ('Bulk Job ID' ${id}), or start a workflow when it finishes with the Scraper Bulk Trigger.`;
+}
+
+/**
+ * Polls the job until every URL has ended or the wait is over; the note says so when the wait ended first. Reads
+ * that keep failing, or a stopped execution, end in an error naming the job, never in one that invites a restart.
+ */
 async function waitForJob(ctx: IExecuteFunctions, job: BulkJob, wait: WaitSettings, itemIndex: number): Promise<{ job: BulkJob; note: IDataObject }> {
 	const outcome = await waitForCompletion<BulkJob>({
-		read: async () => (job.completed ? job : toBulkJob(await getResult(ctx, job.id, itemIndex, ID_KINDS.bulkJob))),
+		read: async () => toBulkJob(await getResult(ctx, job.id, itemIndex, ID_KINDS.bulkJob)),
 		isDone: (state) => state.completed,
+		initial: job,
 		maxWaitMs: wait.maxWaitMs,
 		initialDelayMs: wait.pollIntervalMs,
 		maxDelayMs: Math.max(wait.pollIntervalMs, 30_000),
 		signal: ctx.getExecutionCancelSignal(),
 	});
+	if (outcome.unconfirmed) {
+		const latest = outcome.state ?? job;
+		throw unconfirmedWorkError(ctx.getNode(), {
+			work: `Bulk job "${job.id}"`,
+			unconfirmed: outcome.unconfirmed,
+			readLater: readJobLater(job.id),
+			carried: { bulkJobId: job.id, latestState: latest as unknown as IDataObject },
+			itemIndex,
+		});
+	}
 	if (outcome.done) return { job: outcome.state, note: {} };
 	const last = outcome.state;
 	return {
 		job: last,
 		note: {
 			waitTimedOut: true,
-			waitMessage: `The job is still running after ${wait.maxWaitMs / 1000} s: ${urlsDone(last)} of ${last.urlDetails.length} URLs done. Use Bulk > Get with this 'Bulk Job ID' to check it later, or raise 'Max Wait (Seconds)'.`,
+			waitMessage: `The job is still running after ${wait.maxWaitMs / 1000} s: ${urlsDone(last)} of ${last.urlDetails.length} URLs done. ${readJobLater(last.id)} Or raise 'Max Wait (Seconds)'.`,
 		},
 	};
 }

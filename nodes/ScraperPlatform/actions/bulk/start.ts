@@ -1,13 +1,13 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, JsonObject } from 'n8n-workflow';
 
-import { nodeApiError } from '../../../shared/errors';
+import { nodeApiError, unconfirmedWorkError } from '../../../shared/errors';
 import { runForEachItem } from '../../../shared/items';
 import type { Operation } from '../../../shared/operation';
 import { InputValidator, toList } from '../../../shared/validation';
 import { getResult, platformRequest } from '../../api';
 import { ID_KINDS, RESULT_TYPES } from '../../vocabulary';
 import { scraperIdOf, scraperIdParameter } from '../common';
-import { bulkOptions, bulkOutputProperty, finishBulk, readBulkFinish, waitProperties } from './common';
+import { bulkOptions, bulkOutputProperty, finishBulk, readBulkFinish, readJobLater, waitProperties } from './common';
 import type { BulkFinish } from './common';
 
 /** The two bulk reruns: same body and answer, one endpoint per scraper kind. */
@@ -35,6 +35,7 @@ async function startJob(ctx: IExecuteFunctions, start: BulkStart, itemIndex: num
 			body: { scraperId: start.scraperId, urls: start.urls },
 			idempotent: false,
 			subject: { kind: ID_KINDS.scraper, id: start.scraperId },
+			started: { what: 'the bulk job', check: `Look for it with Result > Get Many (newest first, Filters > 'Search' ${RESULT_TYPES.bulk})` },
 		},
 		itemIndex,
 	);
@@ -49,8 +50,23 @@ async function startJob(ctx: IExecuteFunctions, start: BulkStart, itemIndex: num
 		});
 	}
 	// An answer that is only the id: read the job once so the output has its status and URLs like any other.
-	const record = data.data === undefined && !start.finish.wait ? await getResult(ctx, id as string, itemIndex, ID_KINDS.bulkJob) : data;
+	const record = data.data === undefined && !start.finish.wait ? await readStartedJob(ctx, id as string, itemIndex) : data;
 	return await finishBulk(ctx, { ...record, id }, itemIndex, start.finish);
+}
+
+/** The job just started, read once: if the read fails, the message names the job, which runs anyway. */
+async function readStartedJob(ctx: IExecuteFunctions, id: string, itemIndex: number): Promise<IDataObject> {
+	try {
+		return await getResult(ctx, id, itemIndex, ID_KINDS.bulkJob);
+	} catch (error) {
+		throw unconfirmedWorkError(ctx.getNode(), {
+			work: `Bulk job "${id}"`,
+			unconfirmed: { why: 'unreadable', cause: error as Error },
+			readLater: readJobLater(id),
+			carried: { bulkJobId: id },
+			itemIndex,
+		});
+	}
 }
 
 /** Everything a job needs, read and checked in this order before anything is sent; `urls` reads the URLs. */
