@@ -268,10 +268,10 @@ describe('after a signed payment is sent, nothing is ever sent again for that it
 		expect(sim.settlements.length - before.settlements).toBe(1);
 	});
 
-	test('an unreachable gateway before any payment: nothing was paid', async () => {
+	test('an unreachable gateway before any payment: nothing was paid (the unpaid price request was tried 4 times)', async () => {
 		const before = await snapshot();
 		const result = await fetchPages({ urls: ['https://example.com/x'], credential: { baseUrl: 'http://127.0.0.1:1' } });
-		expect(result.error?.message).toMatch(/^Could not reach the gateway: connection refused \(ECONNREFUSED\); nothing was paid \[item 0\]$/);
+		expect(result.error?.message).toMatch(/^Could not reach the gateway: connection refused \(ECONNREFUSED\) on 4 attempts; nothing was paid \[item 0\]$/);
 		expect(await snapshot()).toEqual(before);
 	});
 });

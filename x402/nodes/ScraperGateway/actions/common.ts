@@ -99,7 +99,9 @@ async function createSession(ctx: IExecuteFunctions): Promise<GatewaySession | C
 			return { field: 'Max Total Spend per Execution (USDC)', message: `${String(options.maxTotalSpend)} is not an amount`, fix: 'Enter an amount in USDC, e.g. 0.5.' };
 		}
 	}
-	return new GatewaySession(ctx.getNode(), result.wallet, ledgerFor(ctx, result.wallet.address), { maxTotalSpend });
+	// The Stop button: the price request's retries end on it (as the core's waits do), and nothing is paid after it.
+	const signal = 'getExecutionCancelSignal' in ctx ? ctx.getExecutionCancelSignal() : undefined;
+	return new GatewaySession(ctx.getNode(), result.wallet, ledgerFor(ctx, result.wallet.address), { maxTotalSpend, signal });
 }
 
 /** The execution's payment session; a credential problem becomes this item's error (naming the field, never the key). */

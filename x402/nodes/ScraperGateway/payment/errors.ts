@@ -82,14 +82,63 @@ export function paymentNotAccepted(node: INode, request: PaidRequest, signed: Si
 	});
 }
 
-/** A request that never got an answer, before any payment left: nothing was paid. */
-export function unreachable(node: INode, request: PaidRequest, failure: HttpFailure): NodeApiError {
+/** A request that never got an answer, before any payment left (`attempts` times, for the price request): nothing was paid. */
+export function unreachable(node: INode, request: PaidRequest, failure: HttpFailure, attempts = 1): NodeApiError {
+	const tries = attempts > 1 ? ` on ${attempts} attempts` : '';
 	return nodeApiError(node, { message: failure.cause } as JsonObject, {
-		message: `Could not reach ${GATEWAY}: ${failure.cause}; nothing was paid`,
+		message: `Could not reach ${GATEWAY}: ${failure.cause}${tries}; nothing was paid`,
 		description: failure.timedOut
 			? "The gateway did not answer an unpaid request in time. Try again later, or raise 'Response Deadline (Seconds)'."
 			: `Check the 'Gateway Base URL' in the '${CREDENTIAL_NAME}' credential and your network, then try again.`,
 		itemIndex: request.itemIndex,
+	});
+}
+
+/** How the unpaid price request was retried before the node gave up on it. */
+export interface PriceTries {
+	attempts: number;
+	/** Waited for 429 answers in all, ms. */
+	rateLimitWaitedMs: number;
+	/** A Retry-After (ms) longer than the node may still wait, when that ended the retries. */
+	refusedWaitMs?: number;
+	/** The most the node waits for 429 answers of one request, ms. */
+	budgetMs: number;
+}
+
+const seconds = (ms: number) => `${Math.round(ms / 100) / 10} s`;
+
+/** The unpaid price request still answered 429 or 5xx after the node's retries: nothing was signed or paid. */
+export function priceUnavailable(node: INode, request: PaidRequest, answer: HttpAnswer, tries: PriceTries): NodeApiError {
+	const detail = describeBody(answer);
+	const attempts = `${tries.attempts} unpaid ${tries.attempts === 1 ? 'attempt' : 'attempts'}`;
+	const last = `the last answered with status ${answer.status}${detail ? ` (${detail})` : ''}`;
+	const safe = 'Nothing was signed, so no payment can have been taken.';
+	let message: string;
+	let description: string;
+	if (answer.status === 429) {
+		message = `The gateway's rate limit held: ${attempts} at its price, ${last}; nothing was signed or paid`;
+		const waited =
+			tries.refusedWaitMs !== undefined
+				? `The gateway asked to wait ${seconds(tries.refusedWaitMs)} more, past the ${seconds(tries.budgetMs)} the node waits for a rate limit.`
+				: `The node waited ${seconds(tries.rateLimitWaitedMs)} in all between attempts, as the gateway asked.`;
+		description = `${waited} ${safe} Wait a little before running again, or lower 'Parallel Requests' in the node options.`;
+	} else {
+		message = `The gateway did not give its price: ${attempts}, ${last}; nothing was signed or paid`;
+		description = `The node asked again with growing pauses, which is safe for a request that carries no payment. ${safe} The gateway is unavailable on its side: try again later.`;
+	}
+	return nodeApiError(node, { status: answer.status, body: answer.text.slice(0, 500) } as JsonObject, {
+		message,
+		description,
+		httpCode: String(answer.status),
+		itemIndex: request.itemIndex,
+	});
+}
+
+/** The execution was stopped before this item's payment (while asking the price, or before signing): nothing was signed. */
+export function canceledBeforePayment(node: INode, request: PaidRequest): NodeOperationError {
+	return nodeOperationError(node, 'The execution was canceled before this item was paid; nothing was signed or paid', {
+		itemIndex: request.itemIndex,
+		description: 'Nothing more was sent. Run the workflow again when you are ready.',
 	});
 }
 

@@ -1,10 +1,10 @@
 import type { INode } from 'n8n-workflow';
 
-import { statusError, unreachable } from './errors';
+import { canceledBeforePayment } from './errors';
 import type { SpendLedger } from './ledger';
 import { PaidCaller } from './paidCall';
+import { PriceRequest } from './priceRequest';
 import { RequirementCache } from './requirementCache';
-import type { Discovery } from './requirementCache';
 import { MAX_TIMEOUT_SECONDS } from './requirements';
 import { sendTo } from './request';
 import type { GatewayResult, PaidRequest, Send } from './request';
@@ -14,6 +14,8 @@ import type { Wallet } from './wallet';
 export interface SessionOptions {
 	/** Most the execution may spend in total, atomic units; undefined = no limit beyond the per-request cap. */
 	maxTotalSpend?: bigint;
+	/** The execution's cancel signal: the price request's retries end on it, and nothing is signed after it. */
+	signal?: AbortSignal;
 }
 
 /**
@@ -29,6 +31,8 @@ export class GatewaySession {
 
 	private readonly caller: PaidCaller;
 
+	private readonly signal: AbortSignal | undefined;
+
 	/** `ledger`: the spend of this node in this execution, shared by every run of it (see `ledgerFor`). */
 	constructor(
 		private readonly node: INode,
@@ -37,6 +41,7 @@ export class GatewaySession {
 		options: SessionOptions = {},
 	) {
 		this.send = sendTo(wallet.baseUrl);
+		this.signal = options.signal;
 		this.requirements = new RequirementCache(node, {
 			network: wallet.network,
 			asset: wallet.tokenAddress,
@@ -51,22 +56,15 @@ export class GatewaySession {
 
 	/**
 	 * POSTs the request's body to its path on the gateway and pays for it. The first call of a run goes unpaid and
-	 * learns the requirement from the 402; later calls (and parallel calls waiting for that first answer) carry
-	 * a payment signed from the known requirement.
+	 * learns the requirement from the 402 (retried while it spends nothing, see PriceRequest); later calls (and
+	 * parallel calls waiting for that first answer) carry a payment signed from the known requirement, sent once.
 	 */
 	async post(request: PaidRequest): Promise<GatewayResult> {
-		const found = await this.requirements.requirementFor(request.path, () => this.discover(request));
+		const { node, send, requirements, signal } = this;
+		const found = await requirements.requirementFor(request.path, async () => await new PriceRequest({ node, send, requirements, signal }, request).run());
 		if (found.kind === 'free') return { body: found.answer.json, receipt: null, decoded: found.answer.decoded };
+		// A price learned after the Stop button (or while waiting for another item's price) is not paid.
+		if (signal?.aborted) throw canceledBeforePayment(node, request);
 		return await this.caller.pay(request, found.known);
-	}
-
-	/** The unpaid first request: its 402 names the price. Nothing is signed here. */
-	private async discover(request: PaidRequest): Promise<Discovery> {
-		const outcome = await this.send(request, {});
-		if (!outcome.ok) throw unreachable(this.node, request, outcome.failure);
-		const answer = outcome.answer;
-		if (answer.status === 402) return { kind: 'required', known: this.requirements.learn(request, answer) };
-		if (answer.status >= 200 && answer.status < 300) return { kind: 'free', answer };
-		throw statusError(this.node, request, answer, undefined);
 	}
 }

@@ -1,0 +1,110 @@
+import type { INode } from 'n8n-workflow';
+
+import { pause } from '../../../../nodes/shared/pause';
+import { backoffDelay, DEFAULT_RETRY_POLICY, parseRetryAfter } from '../../../../nodes/shared/retry';
+import type { RetryPolicy } from '../../../../nodes/shared/retry';
+import { canceledBeforePayment, priceUnavailable, statusError, unreachable } from './errors';
+import type { Discovery, RequirementCache } from './requirementCache';
+import type { PaidRequest, Send } from './request';
+import type { HttpAnswer, HttpFailure } from '../transport';
+
+/** What the unpaid price request needs: where it sends, where a price is checked and kept, and when to stop. */
+export interface PriceRequestDeps {
+	node: INode;
+	send: Send;
+	requirements: RequirementCache;
+	/** The execution's cancel signal: once it fires, nothing more is sent. */
+	signal?: AbortSignal;
+	/** The shared retry policy of requests that spend nothing (`nodes/shared/retry.ts`). */
+	policy?: RetryPolicy;
+}
+
+/**
+ * The unpaid first request of a path, whose 402 names the price. It carries no payment header (there is nothing
+ * here to sign with), so repeating it spends nothing, and it is retried as the core retries a read, with the same
+ * policy and helpers: a 429 after `Retry-After` (or backoff) within the rate-limit budget and count, a 5xx or a
+ * request that got no answer with exponential backoff and jitter, at most `readRetries` times. Each 402 is checked
+ * against the credential's policy when it arrives (`RequirementCache.learn`), and only the requirement of the 402
+ * that ends the loop is kept: what is signed afterwards is exactly what was checked, whatever earlier attempts said.
+ * A stopped execution ends the waits and sends nothing more.
+ */
+export class PriceRequest {
+	private readonly policy: RetryPolicy;
+
+	private attempts = 0;
+
+	private backoffs = 0;
+
+	private rateLimitRetries = 0;
+
+	private rateLimitWaitedMs = 0;
+
+	/** A Retry-After (ms) longer than the rate-limit budget left, when that ended the retries. */
+	private refusedWaitMs: number | undefined;
+
+	constructor(
+		private readonly deps: PriceRequestDeps,
+		private readonly request: PaidRequest,
+	) {
+		this.policy = deps.policy ?? DEFAULT_RETRY_POLICY;
+	}
+
+	/** Asks until a 402 (the price, checked) or a 2xx (no payment needed), or until the policy gives up. */
+	async run(): Promise<Discovery> {
+		for (;;) {
+			if (this.deps.signal?.aborted) throw canceledBeforePayment(this.deps.node, this.request);
+			this.attempts++;
+			// A fresh, empty header set on every attempt: a price request never carries a payment.
+			const outcome = await this.deps.send(this.request, {});
+			const found = outcome.ok ? await this.judge(outcome.answer) : await this.noAnswer(outcome.failure);
+			if (found) return found;
+		}
+	}
+
+	/** An answer: the price or a free answer, undefined to ask again, or an error when the policy gives up. */
+	private async judge(answer: HttpAnswer): Promise<Discovery | undefined> {
+		const { node, requirements } = this.deps;
+		if (answer.status === 402) return { kind: 'required', known: requirements.learn(this.request, answer) };
+		if (answer.status >= 200 && answer.status < 300) return { kind: 'free', answer };
+		if (answer.status === 429) {
+			if (await this.waitOutRateLimit(answer)) return undefined;
+		} else if (answer.status >= 500) {
+			if (await this.backOff()) return undefined;
+		} else {
+			throw statusError(node, this.request, answer, undefined);
+		}
+		throw priceUnavailable(node, this.request, answer, {
+			attempts: this.attempts,
+			rateLimitWaitedMs: this.rateLimitWaitedMs,
+			refusedWaitMs: this.refusedWaitMs,
+			budgetMs: this.policy.rateLimitBudgetMs,
+		});
+	}
+
+	/** No answer (refused, reset, timed out): nothing was paid, so it is asked again while the policy allows. */
+	private async noAnswer(failure: HttpFailure): Promise<undefined> {
+		if (await this.backOff()) return undefined;
+		throw unreachable(this.deps.node, this.request, failure, this.attempts);
+	}
+
+	/** Waits before the next attempt after a 5xx or no answer; false when the retries are used up. */
+	private async backOff(): Promise<boolean> {
+		if (this.backoffs >= this.policy.readRetries) return false;
+		await pause(backoffDelay(this.backoffs++, this.policy), this.deps.signal);
+		return true;
+	}
+
+	/** Waits as a 429 asks (Retry-After, else backoff) while the budget and count allow; false when they do not. */
+	private async waitOutRateLimit(answer: HttpAnswer): Promise<boolean> {
+		const wait = parseRetryAfter(answer.headers['retry-after']) ?? backoffDelay(this.rateLimitRetries, this.policy);
+		const withinBudget = this.rateLimitWaitedMs + wait <= this.policy.rateLimitBudgetMs;
+		if (!withinBudget || this.rateLimitRetries >= this.policy.rateLimitRetries) {
+			this.refusedWaitMs = withinBudget ? undefined : wait;
+			return false;
+		}
+		this.rateLimitWaitedMs += wait;
+		this.rateLimitRetries++;
+		await pause(wait, this.deps.signal);
+		return true;
+	}
+}
