@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { unconfirmedWorkError } from '../shared/errors';
 import { waitForCompletion } from '../shared/polling';
+import { unconfirmedWorkError } from '../shared/unknownOutcome';
 import type { WaitSettings } from '../shared/polling';
 import { getScrapingRun } from './api';
 import { CREATE_ONLY_FIELDS, isTerminalStatus, RUN_STATUS } from './vocabulary';

@@ -56,6 +56,35 @@ export const SORT_ORDERS = ['ASC', 'DESC'] as const;
 export type SortOrder = (typeof SORT_ORDERS)[number];
 export const DATE_RANGE_COLUMNS = ['createdAt', 'updatedAt'] as const;
 
+/**
+ * A bulk job as Bulk > Start and Get output it (One Item per Job): Simplify keeps its status and the summary's
+ * counts, flat, and the wait's note when the wait ended first, never more than ten; the per-URL details and merged
+ * records stay in the full job.
+ */
+export const BULK_JOB_FIELDS: RecordFields = {
+	id: 'id',
+	simplified: ['id', 'scraperId', 'status', 'completed', 'totalUrls', 'successfulUrls', 'failedUrls', 'totalTokenUsage', 'waitTimedOut', 'waitMessage'],
+	all: [
+		'id',
+		'scraperId',
+		'status',
+		'completed',
+		'totalUrls',
+		'successfulUrls',
+		'failedUrls',
+		'scrapedCount',
+		'totalTokenUsage',
+		'estimatedFinishAt',
+		'summary',
+		'urlDetails',
+		'mergedData',
+		'createdAt',
+		'updatedAt',
+		'waitTimedOut',
+		'waitMessage',
+	],
+};
+
 /** A result record's fields (bulk jobs are result records too): Simplify keeps the ten a sheet or an agent reads most. */
 export const RESULT_FIELDS: RecordFields = {
 	id: 'id',

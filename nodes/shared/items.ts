@@ -2,7 +2,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, JsonObject } from 'n8n-workflow';
 
 import { agentAnswerFor } from './errors';
-import type { StartedWorkError } from './errors';
+import type { StartedWorkError } from './unknownOutcome';
 import { isToolCall } from './tool';
 
 /**

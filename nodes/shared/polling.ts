@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { movedToOptions, readMoved } from './collections';
-import type { Unconfirmed } from './errors';
+import type { Unconfirmed } from './unknownOutcome';
 import { pause } from './pause';
 import { InputValidator } from './validation';
 

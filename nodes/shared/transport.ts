@@ -11,12 +11,14 @@ import type {
 import { requestLimiterOf } from './concurrency';
 import type { RequestLimiter } from './concurrency';
 import { checkCredentials, getCachedCredentials } from './credentials';
-import { apiError, networkError, nodeOperationError, notJsonError, uncertainStartError } from './errors';
-import type { ErrorSubject, StartedWork } from './errors';
+import { apiError, nodeOperationError } from './errors';
+import type { ErrorSubject } from './errors';
 import { networkCause } from './network';
 import { pause } from './pause';
 import { backoffDelay, DEFAULT_RETRY_POLICY, parseRetryAfter } from './retry';
 import type { RetryPolicy } from './retry';
+import { networkError, notJsonError, uncertainStartError } from './unknownOutcome';
+import type { StartedWork } from './unknownOutcome';
 
 export type RequestContext = IExecuteFunctions | IPollFunctions | ILoadOptionsFunctions;
 

@@ -9,8 +9,10 @@ import { createPublicClient, http, parseAbi } from 'viem';
 
 import type { INodePropertyOptions, INodeTypeDescription } from 'n8n-workflow';
 
+import { ScraperBulkTrigger } from '../../nodes/ScraperBulkTrigger/ScraperBulkTrigger.node';
 import { ScraperMarketplace } from '../../nodes/ScraperMarketplace/ScraperMarketplace.node';
 import { ScraperPlatform } from '../../nodes/ScraperPlatform/ScraperPlatform.node';
+import { ScraperRunTrigger } from '../../nodes/ScraperRunTrigger/ScraperRunTrigger.node';
 import { ScraperGateway } from '../../x402/nodes/ScraperGateway/ScraperGateway.node';
 import { CREDENTIAL_REFS } from '../../scripts/demo/credentials';
 import { freePort, portInUse } from '../../scripts/demo/n8n';
@@ -47,6 +49,13 @@ function actionsOf(description: INodeTypeDescription): { all: string[]; onePerRe
 	return { all, onePerResource };
 }
 const ACTION_NODES = [new ScraperPlatform(), new ScraperMarketplace(), new ScraperGateway()].map((node) => ({ name: node.description.displayName, ...actionsOf(node.description) }));
+/** Each trigger with the parameters its form always shows (no display conditions, not a notice or a collection). */
+const TRIGGER_NODES = [new ScraperBulkTrigger(), new ScraperRunTrigger()].map(({ description }) => ({
+	name: description.displayName,
+	fields: description.properties
+		.filter((p) => !p.displayOptions && ['options', 'boolean', 'string', 'number', 'resourceLocator', 'fixedCollection'].includes(p.type))
+		.map((p) => p.displayName),
+}));
 const slug = (text: string) => text.toLowerCase().replace(/[^a-z0-9]+/g, '-');
 
 /** Each node's icon is served from its own package: the Gateway from the x402 package, the rest from the core. */
@@ -227,7 +236,6 @@ describe.each(browserVersions)('the demo (n8n %s) in chromium', (version) => {
 		await page.keyboard.press('Escape');
 	});
 
-	// The triggers are opened by the Bulk and Run Trigger tests below, from the example workflows.
 	test("each Scraper node from the node creator: every action listed, and one operation of each resource opened", async () => {
 		const searchFor = async (name: string) => {
 			await page.locator('[data-test-id="node-creator-plus-button"]').click();
@@ -258,6 +266,33 @@ describe.each(browserVersions)('the demo (n8n %s) in chromium', (version) => {
 					await shot(`14-${slug(node.name)}-${slug(resource)}-${slug(operation)}`);
 					await closeNodeView();
 				}
+			}
+			await openWorkflow('scrExample04Paid');
+		} finally {
+			page.off('dialog', leave);
+		}
+	});
+
+	test('each Scraper trigger from the node creator: added as the first step, its form shows its parameters', async () => {
+		const form = page.locator('[data-test-id="node-parameters"]');
+		const leave = (dialog: Dialog) => void dialog.accept();
+		page.on('dialog', leave);
+		try {
+			for (const trigger of TRIGGER_NODES) {
+				expect(trigger.fields.length).toBeGreaterThan(0);
+				await page.goto(`${ready.url}/workflow/new`);
+				await page.locator('[data-test-id="node-creator-plus-button"]').click();
+				await page.locator('input[data-test-id="node-creator-search-bar"], [data-test-id="node-creator-search-bar"] input').first().fill(trigger.name);
+				await page.locator('[data-test-id="item-iterator-item"]').filter({ hasText: trigger.name }).first().click();
+				await form.waitFor();
+				const labels = await eventually(
+					async () => (await form.locator('[data-test-id="input-label"]').allInnerTexts()).map((t) => t.split('\n')[0].trim()),
+					(shown) => trigger.fields.every((field) => shown.includes(field)),
+				);
+				for (const field of trigger.fields) expect(labels).toContain(field);
+				await settle();
+				await shot(`15-${slug(trigger.name)}`);
+				await closeNodeView();
 			}
 			await openWorkflow('scrExample04Paid');
 		} finally {

@@ -47,13 +47,14 @@ describe('Bulk > Start with Wait for Completion', () => {
 	it('reads failing until Max Wait: the message names the job, says not to start it again, and reads went on until Max Wait', async () => {
 		platform.sim.server.faults.add({ kind: 'status', status: 503, routes: [PLATFORM_ROUTES.result] });
 		const started = Date.now();
-		const result = await platform.run(bulkStart({ maxWaitSeconds: 6 }));
+		// A read of four attempts ends within 1 + 7 s (backoff with jitter), so 12 s leaves room for a second read.
+		const result = await platform.run(bulkStart({ maxWaitSeconds: 12 }));
 		const id = platform.sim.server.log.for(PLATFORM_ROUTES.result)[0].path.split('/').pop() as string;
 		expect(result.error?.message).toBe(
 			`Bulk job "${id}" was started, but its status could not be read: Scraper Platform could not complete the request (503): Service Unavailable [item 0]`,
 		);
 		expect(result.error?.description).toMatch(/^Do not start it again: it goes on in the service\. Read it later with Bulk > Get \('Bulk Job ID' /);
-		expect(Date.now() - started).toBeGreaterThanOrEqual(6_000);
+		expect(Date.now() - started).toBeGreaterThanOrEqual(12_000);
 		// More than one read's four attempts: the wait read again after the first read gave up.
 		expect(platform.sim.server.log.count(PLATFORM_ROUTES.result)).toBeGreaterThan(4);
 		expect(platform.sim.server.log.count(PLATFORM_ROUTES.bulk)).toBe(1);

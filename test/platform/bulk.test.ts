@@ -27,7 +27,7 @@ describe('Bulk > Start', () => {
 
 	it('starts one job per input item from the URL list, sending exactly scraperId and urls', async () => {
 		const list = urls(3);
-		const result = await ctx.run({ resource: 'bulk', operation: 'start', scraperId, urls: list.join('\n') });
+		const result = await ctx.run({ resource: 'bulk', operation: 'start', simplify: false, scraperId, urls: list.join('\n') });
 		expect(result.error).toBeUndefined();
 		expect(ctx.sim.server.log.last(ROUTES.bulk)?.body).toEqual({ scraperId, urls: list });
 		const job = result.items[0].json;
@@ -40,7 +40,7 @@ describe('Bulk > Start', () => {
 	it('collects the URL field of all input items into one job, paired with every item', async () => {
 		const list = urls(4);
 		const result = await ctx.run(
-			{ resource: 'bulk', operation: 'start', scraperId, urlSource: 'inputItems', urlField: 'link' },
+			{ resource: 'bulk', operation: 'start', simplify: false, scraperId, urlSource: 'inputItems', urlField: 'link' },
 			{ input: list.map((link) => ({ link })) },
 		);
 		expect(result.error).toBeUndefined();
@@ -52,7 +52,7 @@ describe('Bulk > Start', () => {
 
 	it('an input item without the URL field is named, and nothing is started', async () => {
 		const result = await ctx.run(
-			{ resource: 'bulk', operation: 'start', scraperId, urlSource: 'inputItems', urlField: 'link' },
+			{ resource: 'bulk', operation: 'start', simplify: false, scraperId, urlSource: 'inputItems', urlField: 'link' },
 			{ input: [{ link: 'https://a.example.com/' }, { other: 'x' }] },
 		);
 		expect(result.error?.message).toBe('Invalid \'URL Field\': input item 2 has no field "link"');
@@ -61,7 +61,7 @@ describe('Bulk > Start', () => {
 
 	it('with Continue On Fail, that error is one item paired with every input item, and nothing is started', async () => {
 		const result = await ctx.run(
-			{ resource: 'bulk', operation: 'start', scraperId, urlSource: 'inputItems', urlField: 'link' },
+			{ resource: 'bulk', operation: 'start', simplify: false, scraperId, urlSource: 'inputItems', urlField: 'link' },
 			{ input: [{ link: 'https://a.example.com/' }, { other: 'x' }, { link: 'https://b.example.com/' }], continueOnFail: true },
 		);
 		expect(result.error).toBeUndefined();
@@ -83,6 +83,7 @@ describe('Bulk > Start', () => {
 		const result = await ctx.run({
 			resource: 'bulk',
 			operation: 'start',
+			simplify: false,
 			scraperId,
 			urls: list.join(','),
 			waitForCompletion: true,
@@ -114,6 +115,7 @@ describe('Bulk > Start', () => {
 		const result = await ctx.run({
 			resource: 'bulk',
 			operation: 'start',
+			simplify: false,
 			scraperId,
 			urls: urls(2).join('\n'),
 			waitForCompletion: true,
@@ -131,6 +133,7 @@ describe('Bulk > Start', () => {
 		const result = await ctx.run({
 			resource: 'bulk',
 			operation: 'start',
+			simplify: false,
 			scraperId,
 			urls: urls(3).join('\n'),
 			waitForCompletion: true,
@@ -152,7 +155,7 @@ describe('Bulk > Get and Cancel', () => {
 		ctx.sim.options.bulkConcurrency = 2;
 		const record = ctx.sim.startBulk(PLATFORM_DEMO_TOKEN, scraperId, urls(4));
 		ctx.sim.clock.advance(5_000);
-		const result = await ctx.run({ resource: 'bulk', operation: 'get', bulkId: record.id });
+		const result = await ctx.run({ resource: 'bulk', operation: 'get', simplify: false, bulkId: record.id });
 		expect(result.error).toBeUndefined();
 		const job = result.items[0].json;
 		expect(job).toMatchObject({ id: record.id, scraperId, completed: true });
@@ -179,7 +182,7 @@ describe('Bulk > Get and Cancel', () => {
 
 		// The running URL still finishes; the job then counts 6 finished and 14 canceled.
 		ctx.sim.clock.advance(10_000);
-		const job = (await ctx.run({ resource: 'bulk', operation: 'get', bulkId: record.id })).items[0].json;
+		const job = (await ctx.run({ resource: 'bulk', operation: 'get', simplify: false, bulkId: record.id })).items[0].json;
 		expect(statusCounts(job.urlDetails as UrlDetail[])).toEqual({ Finished: 6, Canceled: 14 });
 		expect(job.completed).toBe(true);
 		expect(job.status).toBe('Canceled');
@@ -190,6 +193,48 @@ describe('Bulk > Get and Cancel', () => {
 		const result = await ctx.run({ resource: 'bulk', operation: 'cancel', bulkId: id });
 		expect(result.error?.message).toBe(`The bulk job "${id}" was not found (404) [item 0]`);
 		expect(result.error?.description).toContain('Check the bulk job ID');
+	});
+});
+
+describe('Bulk job Simplify (version 3, One Item per Job)', () => {
+	const SIMPLIFIED = ['id', 'scraperId', 'status', 'completed', 'totalUrls', 'successfulUrls', 'failedUrls', 'totalTokenUsage', 'waitTimedOut', 'waitMessage'];
+
+	it('on by default: at most ten flat fields, the summary counts on top, equal to the full job', async () => {
+		ctx.sim.options.bulkUrlDurationMs = 50;
+		const started = await ctx.run({ resource: 'bulk', operation: 'start', scraperId, urls: urls(4, [2]).join('\n'), waitForCompletion: true, options: { pollIntervalSeconds: 1 } });
+		expect(started.error).toBeUndefined();
+		const simple = started.items[0].json;
+		expect(Object.keys(simple).length).toBeLessThanOrEqual(10);
+		for (const key of Object.keys(simple)) expect(SIMPLIFIED).toContain(key);
+		for (const value of Object.values(simple)) expect(typeof value === 'object' && value !== null).toBe(false);
+		expect(simple).not.toHaveProperty('urlDetails');
+		const full = await ctx.run({ resource: 'bulk', operation: 'get', bulkId: simple.id, simplify: false });
+		const summary = full.items[0].json.summary as IDataObject;
+		expect(simple).toEqual({
+			id: full.items[0].json.id,
+			scraperId,
+			status: full.items[0].json.status,
+			completed: true,
+			totalUrls: 4,
+			successfulUrls: 3,
+			failedUrls: 1,
+			totalTokenUsage: summary.totalTokenUsage,
+		});
+	});
+
+	it('a wait that ended first keeps its note within the ten fields', async () => {
+		ctx.sim.options.bulkUrlDurationMs = 600_000;
+		const result = await ctx.run({ resource: 'bulk', operation: 'start', scraperId, urls: urls(2).join('\n'), waitForCompletion: true, options: { pollIntervalSeconds: 1, maxWaitSeconds: 1 } });
+		const simple = result.items[0].json;
+		expect(simple).toMatchObject({ completed: false, waitTimedOut: true, waitMessage: expect.stringMatching(/^The job is still running after 1 s/) });
+		expect(Object.keys(simple).length).toBeLessThanOrEqual(10);
+	});
+
+	it('version 2 outputs the whole job', async () => {
+		ctx.sim.options.bulkUrlDurationMs = 2_000;
+		const result = await ctx.run({ resource: 'bulk', operation: 'start', scraperId, urls: urls(1).join('\n') }, { typeVersion: 2 });
+		expect(result.items[0].json).toHaveProperty('urlDetails');
+		expect(result.items[0].json).toHaveProperty('summary');
 	});
 });
 
@@ -207,7 +252,7 @@ describe('Bulk > Cancel One Job and Cancel All Pending of a Scraper', () => {
 		expect(result.error).toBeUndefined();
 		expect(result.items[0].json.canceledUrls).toEqual(urls(4).slice(1));
 		ctx.sim.clock.advance(60_000);
-		const other = (await ctx.run({ resource: 'bulk', operation: 'get', bulkId: second.id })).items[0].json;
+		const other = (await ctx.run({ resource: 'bulk', operation: 'get', simplify: false, bulkId: second.id })).items[0].json;
 		expect(statusCounts(other.urlDetails as UrlDetail[])).toEqual({ Finished: 3 });
 	});
 
@@ -224,10 +269,10 @@ describe('Bulk > Cancel One Job and Cancel All Pending of a Scraper', () => {
 		expect(data.bulkUrls).toEqual(expect.arrayContaining([...urls(3), ...urls(2)]));
 		ctx.sim.clock.advance(60_000);
 		for (const job of jobs) {
-			const state = (await ctx.run({ resource: 'bulk', operation: 'get', bulkId: job.id })).items[0].json;
+			const state = (await ctx.run({ resource: 'bulk', operation: 'get', simplify: false, bulkId: job.id })).items[0].json;
 			expect(state.status).toBe('Canceled');
 		}
-		const rest = (await ctx.run({ resource: 'bulk', operation: 'get', bulkId: untouched.id })).items[0].json;
+		const rest = (await ctx.run({ resource: 'bulk', operation: 'get', simplify: false, bulkId: untouched.id })).items[0].json;
 		expect(statusCounts(rest.urlDetails as UrlDetail[])).toEqual({ Finished: 2 });
 	});
 
@@ -243,7 +288,7 @@ describe('Bulk > Cancel One Job and Cancel All Pending of a Scraper', () => {
 		const result = await ctx.run({ resource: 'bulk', operation: 'cancelAllOfScraper', scraperId: job.id });
 		expect(result.error?.message).toBe(`The scraper "${job.id}" was not found (404) [item 0]`);
 		ctx.sim.clock.advance(60_000);
-		expect(statusCounts(((await ctx.run({ resource: 'bulk', operation: 'get', bulkId: job.id })).items[0].json.urlDetails) as UrlDetail[])).toEqual({ Finished: 3 });
+		expect(statusCounts(((await ctx.run({ resource: 'bulk', operation: 'get', simplify: false, bulkId: job.id })).items[0].json.urlDetails) as UrlDetail[])).toEqual({ Finished: 3 });
 	});
 });
 
@@ -261,6 +306,7 @@ describe('Bulk > Start reads the job id the way the service gives it', () => {
 			const result = await ctx.run({
 				resource: 'bulk',
 				operation: 'start',
+				simplify: false,
 				scraperId,
 				urls: urls(2).join('\n'),
 				waitForCompletion: true,
@@ -282,7 +328,7 @@ describe('Bulk > Start reads the job id the way the service gives it', () => {
 	it.each(['bulkResultId', 'bulkResultIdOnly'] as const)('answer "%s" without waiting: the job item has its id, status and URLs', async (answer) => {
 		ctx.sim.options.bulkStartAnswer = answer;
 		ctx.sim.options.bulkStartStatus = 201;
-		const result = await ctx.run({ resource: 'bulk', operation: 'start', scraperId, urls: urls(2).join('\n') });
+		const result = await ctx.run({ resource: 'bulk', operation: 'start', simplify: false, scraperId, urls: urls(2).join('\n') });
 		expect(result.error).toBeUndefined();
 		const job = result.items[0].json;
 		expect(ctx.sim.getRecord(String(job.id))?.type).toBe('Bulk-AI');
@@ -300,6 +346,7 @@ describe('Bulk > Start of an AI scraper', () => {
 		const result = await ctx.run({
 			resource: 'bulk',
 			operation: 'start',
+			simplify: false,
 			scraperKind: 'ai',
 			scraperId: aiScraper,
 			urls: urls(3).join('\n'),
@@ -313,7 +360,7 @@ describe('Bulk > Start of an AI scraper', () => {
 	});
 
 	it('a manual scraper with Scraper Kind AI gets the service\'s refusal, and no job starts', async () => {
-		const result = await ctx.run({ resource: 'bulk', operation: 'start', scraperKind: 'ai', scraperId, urls: urls(1)[0] });
+		const result = await ctx.run({ resource: 'bulk', operation: 'start', simplify: false, scraperKind: 'ai', scraperId, urls: urls(1)[0] });
 		expect(result.error?.httpCode).toBe('422');
 		expect(result.error?.message).toMatch(/scraperId/);
 		expect(ctx.sim.server.log.count(ROUTES.result)).toBe(0);

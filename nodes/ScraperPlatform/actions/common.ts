@@ -1,11 +1,11 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import type { StartedWork } from '../../shared/errors';
 import { idParameter, readId, UUID_PATTERN } from '../../shared/locator';
 import { BEFORE_OPTIONS, FROM_OPTIONS, optionsCollection, OPTIONS_VERSION } from '../../shared/collections';
 import { asRecords, findList, simplifyRecord, splitIntoItems } from '../../shared/output';
 import { readShaping, SIMPLIFY_DESCRIPTION, simplifyProperties } from '../../shared/simplify';
 import type { Shaping } from '../../shared/simplify';
+import type { StartedWork } from '../../shared/unknownOutcome';
 import { InputValidator } from '../../shared/validation';
 import { decodeResult, platformRequest } from '../api';
 import { ID_KINDS, RESULT_FIELDS, RESULT_LIST_KEYS } from '../vocabulary';

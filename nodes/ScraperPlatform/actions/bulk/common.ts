@@ -1,14 +1,16 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import { FROM_OPTIONS, optionsCollection } from '../../../shared/collections';
-import { unconfirmedWorkError } from '../../../shared/errors';
+import { FROM_OPTIONS, optionsCollection, OPTIONS_VERSION } from '../../../shared/collections';
 import type { ErrorSubject } from '../../../shared/errors';
 import { readWaitSettings, waitForCompletion, waitParameters } from '../../../shared/polling';
 import type { WaitSettings } from '../../../shared/polling';
+import { readSimplify, simplifyProperties } from '../../../shared/simplify';
+import type { Shaping } from '../../../shared/simplify';
+import { unconfirmedWorkError } from '../../../shared/unknownOutcome';
 import { InputValidator } from '../../../shared/validation';
 import { getResult, mergedRecordItems, platformRequest, toBulkJob, urlsDone } from '../../api';
 import type { BulkJob } from '../../api';
-import { ID_KINDS } from '../../vocabulary';
+import { BULK_JOB_FIELDS, ID_KINDS } from '../../vocabulary';
 
 const wait = waitParameters('job', false, 'every URL of the job is finished, failed or canceled');
 
@@ -46,19 +48,35 @@ export const bulkOutputProperty: INodeProperties = {
 	description: 'How to shape the output',
 };
 
-/** What to do once the job is known: wait or not, and the output shape. */
+/** Simplify of One Item per Job, from version 3 (an agent's Output option likewise). */
+export const bulkJobSimplifyProperties: INodeProperties[] = simplifyProperties(BULK_JOB_FIELDS, { ...FROM_OPTIONS, bulkOutput: ['job'] });
+
+/** What to do once the job is known: wait or not, and the output shape (`shape` undefined: the job whole). */
 export interface BulkFinish {
 	wait?: WaitSettings;
 	output: BulkOutput;
+	shape?: Shaping;
 }
 
 /** Reads and checks the wait and output settings: before the job is started, so a bad one starts nothing. */
 export function readBulkFinish(ctx: IExecuteFunctions, itemIndex: number): BulkFinish {
 	const v = new InputValidator(ctx.getNode(), itemIndex);
+	const output = v.oneOf(ctx.getNodeParameter('bulkOutput', itemIndex, 'job'), 'Output', BULK_OUTPUTS);
+	const simplifies = output === 'job' && ctx.getNode().typeVersion >= OPTIONS_VERSION;
 	return {
 		wait: readWaitSettings(ctx, itemIndex, false),
-		output: v.oneOf(ctx.getNodeParameter('bulkOutput', itemIndex, 'job'), 'Output', BULK_OUTPUTS),
+		output,
+		shape: simplifies ? readSimplify(ctx, itemIndex, BULK_JOB_FIELDS) : undefined,
 	};
+}
+
+/** The job with its summary's counts on top, as Simplify and an agent's Selected Fields pick from it. */
+function flatJob(job: IDataObject): IDataObject {
+	const summary = (job.summary ?? {}) as IDataObject;
+	const counts = ['totalUrls', 'successfulUrls', 'failedUrls', 'scrapedCount', 'totalTokenUsage', 'estimatedFinishAt'];
+	const flat: IDataObject = {};
+	for (const key of counts) if (summary[key] !== undefined) flat[key] = summary[key];
+	return { ...flat, ...job };
 }
 
 /** How to read a job later, for every message about a job the node started or waited for. */
@@ -113,7 +131,8 @@ export async function finishBulk(
 	if (finish.output === 'records') {
 		return mergedRecordItems(job, itemIndex);
 	}
-	return [{ json: { ...job, ...note } as unknown as IDataObject }];
+	const whole = { ...job, ...note } as unknown as IDataObject;
+	return [{ json: finish.shape ? finish.shape(flatJob(whole)) : whole }];
 }
 
 /**

@@ -2,14 +2,14 @@ import type { Operation } from '../../../shared/operation';
 import { getResult } from '../../api';
 import { ID_KINDS } from '../../vocabulary';
 import { bulkIdOf, bulkIdParameter } from '../common';
-import { bulkOptions, bulkOutputProperty, finishBulk, readBulkFinish, waitProperties } from './common';
+import { bulkJobSimplifyProperties, bulkOptions, bulkOutputProperty, finishBulk, readBulkFinish, waitProperties } from './common';
 
 export const bulkGet: Operation = {
 	value: 'get',
 	name: 'Get',
 	action: 'Get bulk job',
 	description: 'Get the status, summary counts, per-URL details and merged records of a bulk job',
-	properties: [...bulkIdParameter, ...waitProperties, bulkOutputProperty, bulkOptions],
+	properties: [...bulkIdParameter, ...waitProperties, bulkOutputProperty, ...bulkJobSimplifyProperties, bulkOptions],
 	parallel: true,
 	async execute(itemIndex) {
 		const id = bulkIdOf(this, itemIndex);

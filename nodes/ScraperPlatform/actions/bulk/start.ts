@@ -1,13 +1,14 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, JsonObject } from 'n8n-workflow';
 
-import { nodeApiError, unconfirmedWorkError } from '../../../shared/errors';
+import { nodeApiError } from '../../../shared/errors';
 import { runForEachItem } from '../../../shared/items';
 import type { Operation } from '../../../shared/operation';
+import { unconfirmedWorkError } from '../../../shared/unknownOutcome';
 import { InputValidator, toList } from '../../../shared/validation';
 import { getResult, platformRequest } from '../../api';
 import { ID_KINDS, RESULT_TYPES } from '../../vocabulary';
 import { scraperIdOf, scraperIdParameter } from '../common';
-import { bulkOptions, bulkOutputProperty, finishBulk, readBulkFinish, readJobLater, waitProperties } from './common';
+import { bulkJobSimplifyProperties, bulkOptions, bulkOutputProperty, finishBulk, readBulkFinish, readJobLater, waitProperties } from './common';
 import type { BulkFinish } from './common';
 
 /** The two bulk reruns: same body and answer, one endpoint per scraper kind. */
@@ -152,6 +153,7 @@ export const bulkStart: Operation = {
 		},
 		...waitProperties,
 		bulkOutputProperty,
+		...bulkJobSimplifyProperties,
 		bulkOptions,
 	],
 	async executeAll() {
