@@ -1,5 +1,4 @@
-import type { IDataObject, INode, JsonObject } from 'n8n-workflow';
-import type { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import type { IDataObject, INode, JsonObject, NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { answerableByAgent, nodeApiError, nodeOperationError, readErrorBody } from './errors';
 
