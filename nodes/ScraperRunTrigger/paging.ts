@@ -1,135 +1,72 @@
 import { NodeOperationError } from 'n8n-workflow';
-import type { IPollFunctions } from 'n8n-workflow';
+import type { INode } from 'n8n-workflow';
 
-import { resultsPageReader } from '../ScraperMarketplace/api';
-import { isFinished, overallStatus } from '../ScraperMarketplace/runs';
-import type { TrackedRun } from '../ScraperMarketplace/runs';
-import { LARGEST_RESULTS_PAGE } from '../ScraperMarketplace/vocabulary';
 import type { RunListRecord } from '../ScraperMarketplace/vocabulary';
 import { walkPages } from '../shared/pages';
-import type { PageReader } from '../shared/pages';
-import { TRIGGER_RETRY_POLICY } from '../shared/retry';
-import { wanted } from './properties';
-import type { RunTriggerParameters } from './properties';
-import { MAX_PENDING, stateOf } from './state';
-import type { RunTriggerState } from './state';
+import { PAGE_SIZE } from './io';
+import type { RunTriggerIO } from './io';
+import { oldestRunOn, runIdOf } from './listing';
+import type { ListingView } from './listing';
+import type { PendingRun } from './state';
 
 /**
- * Section C's results list is the only listing of runs: newest first (by creation), `page`/`per_page`, no date
- * filter and no sort. A poll reads pages from the newest until it has passed both every new run and the oldest
- * unfinished one it remembers: an idle poll (nothing new, nothing unfinished) costs one request; each 100 results of
- * new or unfinished runs cost one more.
+ * Section C's results list is the only listing of runs: newest first (by creation), `page`/`per_page`, no cursor,
+ * no date filter, no sort, no count. These are the two walks of it; what they read goes into a `ListingView`.
  */
-export const PAGE_SIZE = LARGEST_RESULTS_PAGE;
 
-/** A poll reads at most this many pages (100,000 results); more is an error, and the next poll tries again. */
+/** A poll reads at most this many pages of new runs (100,000 results); more is refused, and nothing is committed. */
 export const MAX_PAGES_PER_POLL = 1_000;
 
-/** The results list as the trigger reads it: full pages, with the trigger's retry policy. */
-export function triggerResultsReader(ctx: IPollFunctions): PageReader<RunListRecord> {
-	return resultsPageReader(ctx, PAGE_SIZE, { policy: TRIGGER_RETRY_POLICY });
-}
+const withCommas = (n: number) => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 
-/** Records grouped by their run, in listing order; records without a run id, or that `keep` refuses, are left out. */
-export function groupByRun(
-	records: RunListRecord[],
-	runs = new Map<number, RunListRecord[]>(),
-	keep: (record: RunListRecord) => boolean = () => true,
-): Map<number, RunListRecord[]> {
-	for (const record of records) {
-		const id = Number(record.scraping_run_id);
-		if (!Number.isInteger(id) || !keep(record)) continue;
-		const results = runs.get(id);
-		if (results) results.push(record);
-		else runs.set(id, [record]);
-	}
-	return runs;
-}
-
-/** A run from its results as listed (the listing carries their content). */
-export function listedRun(id: number, results: RunListRecord[]): TrackedRun {
-	const first = results[0];
-	return {
-		id,
-		scraper_id: Number(first?.scraper_id),
-		scraper_name: String(first?.scraper_name ?? ''),
-		status: overallStatus(results),
-		results,
-		created_at: first?.created_at,
-		read: true,
-	};
-}
-
-/** The oldest run on a page (runs are listed newest first); Infinity for a page without runs. */
-function oldestRunOn(records: RunListRecord[]): number {
-	return Math.min(...records.map((record) => Number(record.scraping_run_id)).filter(Number.isInteger));
+function tooManyNewResults(node: INode): NodeOperationError {
+	return new NodeOperationError(node, `More than ${withCommas(MAX_PAGES_PER_POLL * PAGE_SIZE)} results of new runs since the last check`, {
+		description:
+			`A poll reads at most ${withCommas(MAX_PAGES_PER_POLL)} pages of the results list, and the runs created since the last successful check ` +
+			'do not fit (for example after n8n was stopped for days). Nothing was emitted or remembered, so the next poll meets the same backlog. ' +
+			'To start again from the newest run, rename this trigger node (n8n keeps what a trigger remembers under its name): runs created in between then do not trigger.',
+	});
 }
 
 /**
- * Reads newest first until every new run and every remembered unfinished run has been read whole, grouping results
- * by run. A run's results are listed together; a page that ends inside a run we need is followed by the next one.
+ * A regular poll: pages from the newest until the oldest run on a page is one seen before (`newestRunId`). Every new
+ * run then lies above it, whole; a new run cut by a page's end is the page's oldest, so the next page is read.
+ * That costs one request per 100 new results, plus one.
+ *
+ * Past that point it reads on only while it pays: while the page just read held a remembered unfinished run and
+ * some are not read whole yet (runs still going at activation sit together near the top: one page covers many of
+ * them, where a direct read covers one), and for at most `extraPages` pages. Returns the extra pages read.
  */
-export async function readRuns(
-	ctx: IPollFunctions,
-	state: RunTriggerState,
-	read: PageReader<RunListRecord> = triggerResultsReader(ctx),
-): Promise<Map<number, RunListRecord[]>> {
-	const runs = new Map<number, RunListRecord[]>();
-	const oldestPending = state.pending.length > 0 ? Math.min(...state.pending) : Infinity;
-	// A short page is the last: the walk ends there by itself.
-	for await (const page of walkPages(read, 1)) {
-		groupByRun(page.records, runs);
-		// Read on while the page's oldest run may still continue on the next page and is one we need: new (above the
-		// newest seen) or remembered unfinished (at or above the oldest of them).
-		const oldest = oldestRunOn(page.records);
-		if (oldest <= state.newestRunId && oldest < oldestPending) break;
-		if (page.next !== undefined && page.count >= MAX_PAGES_PER_POLL) {
-			throw new NodeOperationError(ctx.getNode(), `More than ${MAX_PAGES_PER_POLL * PAGE_SIZE} new or unfinished results since the last check`, {
-				description: 'The trigger will try again at the next poll. If this persists, deactivate and activate the workflow to start from now.',
-			});
-		}
+export async function walkNewRuns(io: RunTriggerIO, view: ListingView, newestRunId: number, pending: PendingRun[], extraPages: number): Promise<number> {
+	let passedNewRuns = false;
+	let extra = 0;
+	for await (const page of walkPages(io.readPage, 1)) {
+		view.add(page);
+		if (passedNewRuns) extra++;
+		else if (oldestRunOn(page.records) > newestRunId) {
+			if (page.next !== undefined && page.count >= MAX_PAGES_PER_POLL) throw tooManyNewResults(io.node);
+			continue;
+		} else passedNewRuns = true;
+		if (extra >= extraPages || !holdsPendingWithMoreBelow(page.records, pending, view)) break;
 	}
-	return runs;
+	return extra;
 }
 
-export interface RunPollOutcome {
-	/** Finished runs of the chosen scrapers, in the order they were started. */
-	runs: TrackedRun[];
-	state: RunTriggerState;
-}
-
-/** The runs that finished since the last poll, and the state to commit. */
-export async function collectFinishedRuns(ctx: IPollFunctions, state: RunTriggerState, params: RunTriggerParameters): Promise<RunPollOutcome> {
-	const listed = await readRuns(ctx, state);
-	const finished: TrackedRun[] = [];
-	const pending: number[] = [];
-	let newest = state.newestRunId;
-	const consider = (id: number, results: RunListRecord[] | undefined) => {
-		if (!results) return; // no longer listed (deleted): nothing to wait for
-		if (!wanted(params, results[0]?.scraper_id)) return;
-		if (isFinished(results)) finished.push(listedRun(id, results));
-		else pending.push(id);
-	};
-	for (const id of state.pending) consider(id, listed.get(id));
-	for (const [id, results] of listed) {
-		newest = Math.max(newest, id);
-		if (id > state.newestRunId) consider(id, results);
-	}
-	if (pending.length > MAX_PENDING) {
-		throw new NodeOperationError(ctx.getNode(), `More than ${MAX_PENDING} runs are unfinished at once`, {
-			description: 'Choose fewer scrapers in Scrapers, or wait until some runs finish; the trigger tries again at the next poll.',
-		});
-	}
-	return { runs: finished.sort((a, b) => a.id - b.id), state: stateOf(newest, pending) };
+/** The page held a remembered run, and some remembered run is not read whole yet. */
+function holdsPendingWithMoreBelow(records: RunListRecord[], pending: PendingRun[], view: ListingView): boolean {
+	const onPage = new Set(records.map(runIdOf));
+	return pending.some((run) => onPage.has(run.id)) && pending.some((run) => !view.holdsWhole(run.id));
 }
 
 /**
- * First activation: the newest run id is where "new" starts, and runs of the chosen scrapers still going then are
- * remembered, so they trigger when they finish. One request.
+ * The first poll of an activation: pages from the newest while a page still holds a run started within the age limit
+ * (or one that is `going`: unfinished, of a chosen scraper, its age unknown), at most `MAX_PAGES_PER_POLL`. A run
+ * still going may sit behind any number of finished ones (a run of 100 URLs that finished after it started), so
+ * stopping at the first page without one would miss it; older runs are never tracked, so none is missed there.
  */
-export async function initialState(ctx: IPollFunctions, params: RunTriggerParameters): Promise<RunTriggerState> {
-	const { records } = await triggerResultsReader(ctx)(1);
-	const runs = groupByRun(records);
-	const pending = [...runs].filter(([, results]) => wanted(params, results[0]?.scraper_id) && !isFinished(results)).map(([id]) => id);
-	return stateOf(Math.max(0, ...runs.keys()), pending);
+export async function walkRecentRuns(io: RunTriggerIO, view: ListingView, recentOrGoing: (record: RunListRecord) => boolean): Promise<void> {
+	for await (const page of walkPages(io.readPage, 1)) {
+		view.add(page);
+		if (!page.records.some(recentOrGoing) || page.count >= MAX_PAGES_PER_POLL) break;
+	}
 }

@@ -3,7 +3,8 @@ import type { INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 import { pollWithState } from '../shared/trigger';
 import type { PollingTrigger } from '../shared/trigger';
 import type { TrackedRun } from '../ScraperMarketplace/runs';
-import { collectFinishedRuns, initialState } from './paging';
+import { collectFinishedRuns, initialState } from './collect';
+import { serviceIO } from './io';
 import { readParameters } from './properties';
 import type { RunTriggerParameters } from './properties';
 import { passes, runItems, sampleItems } from './shaping';
@@ -15,10 +16,10 @@ const runTrigger: PollingTrigger<RunTriggerParameters, RunTriggerState, TrackedR
 	sample: sampleItems,
 	readState,
 	commitState,
-	// The first activation only notes where the results list stands: runs finished before it never trigger.
-	start: async (ctx, params) => ({ state: await initialState(ctx, params), collect: false }),
+	// The first activation notes where the results list stands and which runs are still going: nothing is emitted.
+	start: async (ctx, params) => ({ state: await initialState(serviceIO(ctx), params), collect: false }),
 	async collect(ctx, state, params) {
-		const { runs, state: next } = await collectFinishedRuns(ctx, state, params);
+		const { runs, state: next } = await collectFinishedRuns(serviceIO(ctx), state, params);
 		return { found: runs, state: next };
 	},
 	passes,

@@ -6,7 +6,17 @@ import { optionsCollection } from '../shared/collections';
 import { INTEGER_ID_PATTERN, locatorProperty, locatorValue } from '../shared/locator';
 import { InputValidator } from '../shared/validation';
 
+/** Said in the editor and the README: a run unfinished past this age stops being tracked (`tracking.ts`). */
+export const AGE_LIMIT_NOTICE =
+	'A run still unfinished 24 hours after it started is no longer tracked: if it finishes later, it does not start the workflow. Runs finished before activation never do.';
+
 export const triggerProperties: INodeProperties[] = [
+	{
+		displayName: AGE_LIMIT_NOTICE,
+		name: 'ageLimitNotice',
+		type: 'notice',
+		default: '',
+	},
 	{
 		displayName: 'Scrapers',
 		name: 'scrapers',

@@ -8,7 +8,8 @@ import type { TrackedRun } from '../ScraperMarketplace/runs';
 import { RUN_STATUS } from '../ScraperMarketplace/vocabulary';
 import type { RunListRecord } from '../ScraperMarketplace/vocabulary';
 import { walkPages } from '../shared/pages';
-import { groupByRun, listedRun, PAGE_SIZE, triggerResultsReader } from './paging';
+import { PAGE_SIZE, serviceIO } from './io';
+import { listedRun, runIdOf } from './listing';
 import { wanted } from './properties';
 import type { RunTriggerParameters } from './properties';
 
@@ -48,11 +49,25 @@ async function sampleRunItems(ctx: IPollFunctions, id: number, listed: RunListRe
 	return runItems(run, params);
 }
 
+/** A page's runs of the chosen scrapers, newest first, each with its results on the page. */
+function runsOn(records: RunListRecord[], params: Pick<RunTriggerParameters, 'scrapers'>): Map<number, RunListRecord[]> {
+	const runs = new Map<number, RunListRecord[]>();
+	for (const record of records) {
+		const id = runIdOf(record);
+		if (id === undefined || !wanted(params, record.scraper_id)) continue;
+		runs.set(id, [...(runs.get(id) ?? []), record]);
+	}
+	return runs;
+}
+
 /** The editor's "Fetch Test Event": the newest finished run that passes the filters, read whole; no state changes. */
 export async function sampleItems(ctx: IPollFunctions, params: RunTriggerParameters): Promise<INodeExecutionData[]> {
-	for await (const page of walkPages(triggerResultsReader(ctx), 1)) {
-		const candidates = groupByRun(page.records, new Map(), (record) => wanted(params, record.scraper_id));
-		for (const [id, listed] of candidates) {
+	// A run met again on the next page (the listing shifted, or it straddles the pages) is tried once.
+	const tried = new Set<number>();
+	for await (const page of walkPages(serviceIO(ctx).readPage, 1)) {
+		for (const [id, listed] of runsOn(page.records, params)) {
+			if (tried.has(id)) continue;
+			tried.add(id);
 			const items = await sampleRunItems(ctx, id, listed, params);
 			if (items.length > 0) return items;
 		}

@@ -1,8 +1,6 @@
-import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
-
 import { MARKETPLACE_DEMO_TOKEN, MARKETPLACE_ROUTES, MarketplaceSimulator } from '../simulator/marketplace';
 import type { TriggerDatabase } from './harness';
-import { RUN_TRIGGER_TYPE, TriggerInstance } from './harness';
+import * as run from './runHelpers';
 
 /**
  * The Scraper Run Trigger through n8n-core's real PollContext: static data saved as n8n saves it, a new instance
@@ -28,51 +26,14 @@ beforeEach(() => {
 	sim.server.faults.clear();
 });
 
-async function api<T>(method: string, path: string, body?: unknown): Promise<T> {
-	const response = await fetch(`${sim.url}${path}`, {
-		method,
-		headers: { authorization: `Bearer ${MARKETPLACE_DEMO_TOKEN}`, 'content-type': 'application/json' },
-		body: body === undefined ? undefined : JSON.stringify(body),
-	});
-	if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
-	return (await response.json()) as T;
-}
-
-/** A search-lead scraper (its creation starts its first run); returns its id and that run's id. */
-async function createScraper(name: string): Promise<{ scraperId: number; runId: number }> {
-	const created = await api<{ scraper: { id: number }; results: Array<{ scraping_run_id: number }> }>(
-		'POST',
-		'/api/scrapers/leads-generator/search/create-and-run',
-		{ name, search_type: 'keywords', keywords: `${name} leads`, limit_pages: 1 },
-	);
-	return { scraperId: created.scraper.id, runId: created.results[0].scraping_run_id };
-}
-
-/** Starts a run of the scraper; `fail` makes every result of it fail (the simulator's marker in the URLs). */
-async function startRun(scraperId: number, options: { urls?: number; fail?: boolean } = {}): Promise<number> {
-	const urls = Array.from({ length: options.urls ?? 1 }, (_, i) => `https://search.example.com/q-${scraperId}-${i}${options.fail ? '/sim-fail' : ''}`);
-	const answer = await api<{ data: Array<{ scraping_run_id: number }> }>('POST', `/api/scrapers/${scraperId}/run`, { urls });
-	return answer.data[0].scraping_run_id;
-}
-
-function newTrigger(parameters: IDataObject = {}, database?: TriggerDatabase): TriggerInstance {
-	return new TriggerInstance({
-		nodeType: RUN_TRIGGER_TYPE,
-		credentialType: 'scraperMarketplaceApi',
-		baseUrl: sim.url,
-		apiToken: MARKETPLACE_DEMO_TOKEN,
-		parameters: parameters as TriggerInstance['node']['parameters'],
-		database,
-	});
-}
-
-const runIds = (items: INodeExecutionData[]) => items.map((item) => item.json.scraping_run_id as number);
-const scrapersFilter = (...ids: number[]) => ({ scraper: ids.map((id) => ({ scraperId: { __rl: true, mode: 'list', value: String(id) } })) });
+const createScraper = (name: string) => run.createScraper(sim, name);
+const startRun = (scraperId: number, options?: { urls?: number; fail?: boolean }) => run.startRun(sim, scraperId, options);
+const newTrigger = (parameters?: Parameters<typeof run.newRunTrigger>[1], database?: TriggerDatabase) => run.newRunTrigger(sim, parameters, database);
+const { runIds, scrapersFilter } = run;
 
 async function listRequests<T>(action: () => Promise<T>): Promise<{ value: T; requests: number }> {
-	const before = sim.server.log.count(MARKETPLACE_ROUTES.listResults);
-	const value = await action();
-	return { value, requests: sim.server.log.count(MARKETPLACE_ROUTES.listResults) - before };
+	const { value, list } = await run.countRequests(sim, action);
+	return { value, requests: list };
 }
 
 describe('Scraper Run Trigger', () => {
@@ -151,8 +112,8 @@ describe('Scraper Run Trigger', () => {
 		expect(new Set(emitted).size).toBe(emitted.length); // no duplicates
 		expect([...emitted].sort((a, b) => a - b)).toEqual([...started].sort((a, b) => a - b)); // none missed
 		expect(polls).toBe(40);
-		// Bounded state: only the newest run id and the unfinished runs (none left now).
-		expect(trigger.staticData()).toEqual({ version: 1, newestRunId: Math.max(...started), pending: [] });
+		// Bounded state: the newest run id, the unfinished runs (none left now) and the runs emitted last.
+		expect(trigger.staticData()).toEqual({ version: 2, newestRunId: Math.max(...started), pending: [], emitted: emitted.slice(-1_000) });
 	}, 120_000);
 
 	it('Scrapers keeps only the chosen scrapers; by default runs in which every result failed are skipped', async () => {

@@ -1,0 +1,54 @@
+import { isTerminalStatus } from '../ScraperMarketplace/vocabulary';
+import type { RunListRecord } from '../ScraperMarketplace/vocabulary';
+import { resultsOf } from './io';
+import type { RunTriggerIO } from './io';
+import { createdAtOf, ListingView } from './listing';
+import { walkNewRuns, walkRecentRuns } from './paging';
+import { wanted } from './properties';
+import type { RunTriggerParameters } from './properties';
+import type { PendingRun, RunTriggerState } from './state';
+import { DIRECT_READS_PER_POLL, directReadsDue, pastAgeLimit, RunSorter } from './tracking';
+import type { RunPollOutcome } from './tracking';
+
+/**
+ * One poll: the new runs from the results list (`walkNewRuns`), the remembered unfinished ones it did not read whole
+ * read directly (`directReadsDue`), each sorted into emitted or remembered (`RunSorter`). Nothing is written here:
+ * `nodes/shared/trigger.ts` commits the returned state only once the poll has fully succeeded.
+ */
+export async function collectFinishedRuns(io: RunTriggerIO, state: RunTriggerState, params: RunTriggerParameters): Promise<RunPollOutcome> {
+	const now = io.now();
+	const view = new ListingView((record) => wanted(params, record.scraper_id));
+	const extraPages = await walkNewRuns(io, view, state.newestRunId, state.pending, DIRECT_READS_PER_POLL);
+	const direct = await readDirectly(io, directReadsDue(state.pending, view, DIRECT_READS_PER_POLL - extraPages));
+	const sorter = new RunSorter(params, state.emitted, now);
+	for (const run of state.pending) {
+		if (view.holdsWhole(run.id)) sorter.saw(run.id, view.results(run.id), run);
+		else if (direct.has(run.id)) sorter.saw(run.id, direct.get(run.id), run);
+		else sorter.keep(run);
+	}
+	for (const id of view.runIds()) if (id > state.newestRunId) sorter.saw(id, view.results(id));
+	return sorter.outcome(Math.max(state.newestRunId, view.newest), io.node);
+}
+
+/** Each run read whole, one request each, in turn (a handful per poll: no need to press the account's limit). */
+async function readDirectly(io: RunTriggerIO, runs: PendingRun[]): Promise<Map<number, RunListRecord[]>> {
+	const read = new Map<number, RunListRecord[]>();
+	for (const run of runs) read.set(run.id, resultsOf(await io.readRun(run.id)));
+	return read;
+}
+
+/**
+ * First activation: the newest run id is where "new" starts, runs finished before never trigger, and the runs of
+ * the chosen scrapers still going then are remembered, so they trigger when they finish: pages are read back through
+ * the runs started within the age limit (`walkRecentRuns`), keeping only the unfinished results of chosen scrapers.
+ */
+export async function initialState(io: RunTriggerIO, params: RunTriggerParameters): Promise<RunTriggerState> {
+	const now = io.now();
+	const going = (record: RunListRecord) => wanted(params, record.scraper_id) && !isTerminalStatus(record.status) && !pastAgeLimit(createdAtOf([record]) ?? now, now);
+	const recent = (record: RunListRecord) => !pastAgeLimit(createdAtOf([record]) ?? -Infinity, now);
+	const view = new ListingView(going);
+	await walkRecentRuns(io, view, (record) => recent(record) || going(record));
+	const sorter = new RunSorter(params, [], now);
+	for (const id of view.runIds()) sorter.saw(id, view.results(id));
+	return sorter.outcome(view.newest, io.node).state;
+}

@@ -1,0 +1,47 @@
+import { NodeApiError } from 'n8n-workflow';
+import type { INode, IPollFunctions } from 'n8n-workflow';
+
+import { getScrapingRun, resultsPageReader } from '../ScraperMarketplace/api';
+import { LARGEST_RESULTS_PAGE } from '../ScraperMarketplace/vocabulary';
+import type { RunListRecord, ScrapingRun } from '../ScraperMarketplace/vocabulary';
+import type { PageReader } from '../shared/pages';
+import { TRIGGER_RETRY_POLICY } from '../shared/retry';
+
+/** The trigger reads the results list in pages of the most the service recommends (100). */
+export const PAGE_SIZE = LARGEST_RESULTS_PAGE;
+
+/**
+ * Everything a poll reads from outside, so the whole poll can be run against an in-memory listing (generated tests
+ * of 100,000 results and hundreds of polls) as well as against the service.
+ */
+export interface RunTriggerIO {
+	/** Whom messages name. */
+	node: INode;
+	/** One page of GET /api/results: newest first, `PAGE_SIZE` records, a shorter page is the last. */
+	readPage: PageReader<RunListRecord>;
+	/** One run with all its results (GET /api/scraping-runs/{id}); undefined when it is gone (404). */
+	readRun: (id: number) => Promise<ScrapingRun | undefined>;
+	/** Now, in ms: the age of unfinished runs is counted with it. */
+	now: () => number;
+}
+
+/** A 404 means the run is gone (deleted, or never this account's): nothing is left to wait for. Else as it came. */
+function goneAsUndefined(error: unknown): undefined {
+	if (error instanceof NodeApiError && error.httpCode === '404') return undefined;
+	throw error;
+}
+
+/** The poll's I/O against the service, with the triggers' short retry policy (the next poll tries again anyway). */
+export function serviceIO(ctx: IPollFunctions): RunTriggerIO {
+	return {
+		node: ctx.getNode(),
+		readPage: resultsPageReader(ctx, PAGE_SIZE, { policy: TRIGGER_RETRY_POLICY }),
+		readRun: async (id) => await getScrapingRun(ctx, id, 0, TRIGGER_RETRY_POLICY).catch(goneAsUndefined),
+		now: () => Date.now(),
+	};
+}
+
+/** A direct read's results, whatever shape the answer had. */
+export function resultsOf(run: ScrapingRun | undefined): RunListRecord[] {
+	return Array.isArray(run?.results) ? run.results : [];
+}
