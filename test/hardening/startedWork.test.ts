@@ -2,6 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { DEMO_MANUAL_SCRAPER_IDS } from '../simulator/platform';
 import { ROUTES as MARKETPLACE_ROUTES, useMarketplace } from '../marketplace/helpers';
+import { MARKETPLACE_DEMO_TOKEN } from '../simulator/marketplace';
 import { ROUTES as PLATFORM_ROUTES, usePlatform } from '../platform/helpers';
 
 /**
@@ -35,13 +36,13 @@ const search = (options: IDataObject) => ({
 
 describe('Bulk > Start with Wait for Completion', () => {
 	it('rides out status reads that fail beyond the transport retries, and completes with one job', async () => {
-		// Eight failed reads: two whole reads of four attempts each, where the wait used to give up after one.
-		platform.sim.server.faults.add({ kind: 'status', status: 503, routes: [PLATFORM_ROUTES.result], times: 8 });
+		// Five failed reads: one whole read of four attempts and more, where the wait used to give up after four.
+		platform.sim.server.faults.add({ kind: 'status', status: 503, routes: [PLATFORM_ROUTES.result], times: 5 });
 		const result = await platform.run(bulkStart({ maxWaitSeconds: 120 }));
 		expect(result.error).toBeUndefined();
 		expect(result.items[0].json).toMatchObject({ completed: true });
 		expect(platform.sim.server.log.count(PLATFORM_ROUTES.bulk)).toBe(1);
-		expect(platform.sim.server.log.count(PLATFORM_ROUTES.result)).toBeGreaterThan(8);
+		expect(platform.sim.server.log.count(PLATFORM_ROUTES.result)).toBeGreaterThan(5);
 	}, 120_000);
 
 	it('reads failing until Max Wait: the message names the job, says not to start it again, and reads went on until Max Wait', async () => {
@@ -108,7 +109,7 @@ describe('Bulk > Start with Wait for Completion', () => {
 
 describe('Create and Run with Wait for Completion', () => {
 	it('rides out failing run reads and outputs the finished run, created once', async () => {
-		marketplace.sim.server.faults.add({ kind: 'status', status: 503, routes: [MARKETPLACE_ROUTES.scrapingRun], times: 8 });
+		marketplace.sim.server.faults.add({ kind: 'status', status: 503, routes: [MARKETPLACE_ROUTES.scrapingRun], times: 5 });
 		const result = await marketplace.run(search({ maxWaitSeconds: 120 }));
 		expect(result.error).toBeUndefined();
 		expect(result.items[0].json).toMatchObject({ status: 'succeeded', completed: true });
@@ -129,5 +130,35 @@ describe('Create and Run with Wait for Completion', () => {
 		);
 		expect(item.latestState).toEqual([expect.objectContaining({ scraping_run_id: runId, status: expect.any(String) })]);
 		expect(marketplace.requests(MARKETPLACE_ROUTES.searchLeadsCreateAndRun)).toHaveLength(1);
+	}, 60_000);
+
+	// Every operation that starts runs and waits for them: the runs are named whatever the operation.
+	const creates: Array<[string, IDataObject, string]> = [
+		['Real Estate Portal > Create and Run', { resource: 'realEstatePortal', operation: 'createAndRun', name: 'Homes', locations: 'Bondi' }, MARKETPLACE_ROUTES.portalCreateAndRun],
+		['PDF > Create and Run', { resource: 'pdf', operation: 'createAndRun', name: 'Reports', keywords: { keyword: [{ keyword: 'annual report', prompt: 'Is it one?' }] } }, MARKETPLACE_ROUTES.pdfCreateAndRun],
+		['Lead > Create and Run Social Scraper', { resource: 'lead', operation: 'createAndRunSocial', name: 'Talk', keywords: 'crm', expectedData: 2 }, MARKETPLACE_ROUTES.socialLeadsCreateAndRun],
+	];
+	it.each(creates)('%s: failing reads end in an item naming the started run, created once', async (_name, parameters, route) => {
+		marketplace.sim.server.faults.add({ kind: 'status', status: 503, routes: [MARKETPLACE_ROUTES.scrapingRun] });
+		const result = await marketplace.run({ ...parameters, waitForCompletion: true, options: { pollIntervalSeconds: 1, maxWaitSeconds: 1 } }, { continueOnFail: true });
+		const item = result.items[0].json;
+		const runIds = item.scrapingRunIds as number[];
+		expect(runIds.length).toBeGreaterThan(0);
+		expect(item.error).toMatch(new RegExp(`^Scraping runs? ${runIds.join(', ')} of scraper \\d+ was started, but its status could not be read`));
+		expect(item.description).toMatch(/^Do not start it again/);
+		expect(marketplace.requests(route)).toHaveLength(1);
+		// The wait went on past the transport's four attempts of the first read.
+		expect(marketplace.requests(MARKETPLACE_ROUTES.scrapingRun).length).toBeGreaterThanOrEqual(4);
+	}, 60_000);
+
+	it('Scraper > Run: failing reads name the new run of that scraper, run once', async () => {
+		marketplace.sim.seedRuns(MARKETPLACE_DEMO_TOKEN, 1);
+		const listed = await marketplace.run({ resource: 'scraper', operation: 'getMany', returnAll: true });
+		const scraper = listed.items[0].json.id as number;
+		marketplace.sim.server.log.clear();
+		marketplace.sim.server.faults.add({ kind: 'status', status: 503, routes: [MARKETPLACE_ROUTES.scrapingRun] });
+		const result = await marketplace.run({ resource: 'scraper', operation: 'run', scraperId: scraper, waitForCompletion: true, options: { pollIntervalSeconds: 1, maxWaitSeconds: 1 } });
+		expect(result.error?.message).toMatch(new RegExp(`^Scraping runs? [\\d, ]+ of scraper ${scraper} was started, but its status could not be read`));
+		expect(marketplace.requests(MARKETPLACE_ROUTES.runScraper)).toHaveLength(1);
 	}, 60_000);
 });
