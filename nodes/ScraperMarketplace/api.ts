@@ -175,7 +175,8 @@ function listPageReader<T>(ctx: RequestContext, path: string, pageSize: number, 
 			options.policy,
 		);
 		const records = Array.isArray(response.data) ? response.data : [];
-		// The listing carries no total: a page shorter than asked for is the last.
-		return { records, next: records.length < pageSize ? undefined : page + 1 };
+		// The listing carries no total: a page shorter than asked for is the last, a full one may be followed by more.
+		const full = records.length >= pageSize;
+		return { records, next: full ? page + 1 : undefined, listing: { after: page + 1, full } };
 	};
 }

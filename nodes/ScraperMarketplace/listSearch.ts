@@ -1,6 +1,8 @@
 import type { ILoadOptionsFunctions, INodeListSearchItems, INodeListSearchResult } from 'n8n-workflow';
 
 import { nextListToken, readListToken } from '../shared/locator';
+import type { ListPosition } from '../shared/locator';
+import { readPickerPage } from '../shared/pages';
 import { resultsPageReader, scrapersPageReader } from './api';
 import { LARGEST_RESULTS_PAGE, LARGEST_SCRAPERS_PAGE } from './vocabulary';
 import type { RunListRecord } from './vocabulary';
@@ -10,13 +12,13 @@ import type { RunListRecord } from './vocabulary';
  * runs from the results list (GET /api/results; the section C API lists no runs by themselves), newest first. One
  * request per page the user scrolls. The listings have no search parameter, so the user's filter narrows each page
  * here (name, URL or id, case-insensitive). New records enter at the top and push the rest down, so each page can
- * meet an entry already shown: the token remembers them and each is listed once.
+ * meet a record already read: the shared paging guard and the token list each once, and end the list when a page
+ * brings nothing new.
  */
 
-/** The page the user scrolled to, and whether there is one after it. */
-async function resultsPage(ctx: ILoadOptionsFunctions, page: number): Promise<{ records: RunListRecord[]; more: boolean }> {
-	const { records, next } = await resultsPageReader(ctx, LARGEST_RESULTS_PAGE)(page);
-	return { records, more: next !== undefined };
+/** The page of the results list the user scrolled to: records no earlier scroll met, and whether more may follow. */
+async function resultsPage(ctx: ILoadOptionsFunctions, position: ListPosition): Promise<{ records: RunListRecord[]; page: number; more: boolean }> {
+	return await readPickerPage(resultsPageReader(ctx, LARGEST_RESULTS_PAGE), position.page, position.shown);
 }
 
 function matches(filter: string | undefined, ...fields: unknown[]): boolean {
@@ -31,42 +33,40 @@ function shortDate(value: unknown): string {
 
 export async function searchScrapers(this: ILoadOptionsFunctions, filter?: string, paginationToken?: string): Promise<INodeListSearchResult> {
 	const position = readListToken(paginationToken);
-	const { records, next } = await scrapersPageReader(this, LARGEST_SCRAPERS_PAGE)(position.page);
+	const { records, page, more } = await readPickerPage(scrapersPageReader(this, LARGEST_SCRAPERS_PAGE), position.page, position.shown);
 	const results: INodeListSearchItems[] = [];
 	for (const scraper of records) {
 		if (typeof scraper.id !== 'number') continue;
 		const id = String(scraper.id);
 		const name = scraper.name ? String(scraper.name) : `Scraper ${id}`;
-		if (position.shown.has(id) || !matches(filter, name, id)) continue;
-		position.shown.add(id);
+		if (!matches(filter, name, id)) continue;
 		const schedule = scraper.scheduled ? ' · scheduled' : '';
 		results.push({ name: `${name} (${id})`, value: id, description: `Updated ${shortDate(scraper.updated_at)}${schedule}` });
 	}
-	return { results, paginationToken: nextListToken(position.page, next !== undefined, position.shown) };
+	return { results, paginationToken: nextListToken(page, more, position.shown) };
 }
 
 export async function searchResults(this: ILoadOptionsFunctions, filter?: string, paginationToken?: string): Promise<INodeListSearchResult> {
 	const position = readListToken(paginationToken);
-	const { records, more } = await resultsPage(this, position.page);
+	const { records, page, more } = await resultsPage(this, position);
 	const results: INodeListSearchItems[] = [];
 	for (const record of records) {
 		if (typeof record.id !== 'number') continue;
 		const id = String(record.id);
 		const scraper = String(record.scraper_name ?? `Scraper ${record.scraper_id}`);
-		if (position.shown.has(id) || !matches(filter, scraper, record.scraped_url, id, record.scraping_run_id)) continue;
-		position.shown.add(id);
+		if (!matches(filter, scraper, record.scraped_url, id, record.scraping_run_id)) continue;
 		results.push({
 			name: `Result ${id} · ${scraper} · ${String(record.scraped_url ?? '')} · ${String(record.status)} · ${shortDate(record.created_at)}`,
 			value: id,
 			description: `Scraping run ${record.scraping_run_id}`,
 		});
 	}
-	return { results, paginationToken: nextListToken(position.page, more, position.shown) };
+	return { results, paginationToken: nextListToken(page, more, position.shown) };
 }
 
 export async function searchScrapingRuns(this: ILoadOptionsFunctions, filter?: string, paginationToken?: string): Promise<INodeListSearchResult> {
 	const position = readListToken(paginationToken);
-	const { records, more } = await resultsPage(this, position.page);
+	const { records, page, more } = await resultsPage(this, position);
 	const runs = new Map<number, { scraper: string; created: unknown; statuses: Set<string>; urls: unknown[] }>();
 	for (const record of records) {
 		const id = record.scraping_run_id;
@@ -84,5 +84,5 @@ export async function searchScrapingRuns(this: ILoadOptionsFunctions, filter?: s
 		const status = [...run.statuses].join('/');
 		results.push({ name: `Run ${id} · ${run.scraper} · ${status} · ${shortDate(run.created)}`, value: String(id), description: `${run.urls.length} result(s) on this page` });
 	}
-	return { results, paginationToken: nextListToken(position.page, more, position.shown) };
+	return { results, paginationToken: nextListToken(page, more, position.shown) };
 }

@@ -1,7 +1,7 @@
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { decodeJsonFields, splitIntoItems } from '../shared/output';
-import type { PageReader } from '../shared/pages';
+import type { Page, PageReader } from '../shared/pages';
 import type { RetryPolicy } from '../shared/retry';
 import { apiRequest } from '../shared/transport';
 import type { ApiDefinition, ApiRequest, RequestContext } from '../shared/transport';
@@ -65,14 +65,36 @@ export interface ResultsQuery extends IDataObject {
 }
 
 /**
- * Whether a page of the results list has a next one: `meta.totalPage` says so, else `meta.total`, else a full page
- * may be followed by more. An empty page is the last whatever `meta` says.
+ * What a page's `meta` says of pages after it: `meta.totalPage` says so, else `meta.total`; undefined without either.
+ * Empty or short pages do not change what it says: the paging guard weighs the two.
+ */
+export function metaSaysMore(page: number, pageSize: number, count: number, meta: Partial<PageMeta> | undefined): boolean | undefined {
+	if (typeof meta?.totalPage === 'number') return page < meta.totalPage;
+	if (typeof meta?.total === 'number') return meta.total > (page - 1) * pageSize + count;
+	return undefined;
+}
+
+/**
+ * Whether a page of the results list has a next one for a plain walk (the Bulk Trigger's polls): what `meta` says,
+ * else a full page may be followed by more. An empty page is the last whatever `meta` says.
  */
 export function hasNextPage(page: number, pageSize: number, count: number, meta: Partial<PageMeta> | undefined): boolean {
 	if (count === 0) return false;
-	if (typeof meta?.totalPage === 'number') return page < meta.totalPage;
-	if (typeof meta?.total === 'number') return meta.total > (page - 1) * pageSize + count;
-	return count >= pageSize;
+	return metaSaysMore(page, pageSize, count, meta) ?? count >= pageSize;
+}
+
+/** One answered page of the results list, with what it says of the listing for the paging guard. */
+export function resultsPage(page: number, pageSize: number, records: IDataObject[], meta: Partial<PageMeta> | undefined): Page<IDataObject> {
+	const more = metaSaysMore(page, pageSize, records.length, meta);
+	return {
+		records,
+		next: hasNextPage(page, pageSize, records.length, meta) ? page + 1 : undefined,
+		listing: {
+			after: page + 1,
+			full: records.length >= pageSize,
+			meta: more === undefined ? undefined : { more, total: meta?.total, before: (page - 1) * pageSize },
+		},
+	};
 }
 
 /**
@@ -89,7 +111,7 @@ export function resultsPages(ctx: RequestContext, query: ResultsQuery, itemIndex
 			policy,
 		);
 		const records = (Array.isArray(response.data) ? response.data : []).map((record) => decodeJsonFields(record));
-		return { records, next: hasNextPage(page, query.pageSize, records.length, response.meta) ? page + 1 : undefined };
+		return resultsPage(page, query.pageSize, records, response.meta);
 	};
 }
 

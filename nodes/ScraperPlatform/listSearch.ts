@@ -1,6 +1,8 @@
 import type { IDataObject, ILoadOptionsFunctions, INodeListSearchItems, INodeListSearchResult } from 'n8n-workflow';
 
 import { nextListToken, readListToken } from '../shared/locator';
+import type { ListPosition } from '../shared/locator';
+import { readPickerPage } from '../shared/pages';
 import { resultsPages } from './api';
 import type { ResultsQuery } from './api';
 import { AI_RESULT_TYPES, MANUAL_RESULT_TYPES, RESULT_TYPES } from './vocabulary';
@@ -15,13 +17,16 @@ const PAGE_SIZE = 100;
 
 type ScraperKind = 'ai' | 'manual';
 
-/** One page of the results list, newest first, narrowed by the user's filter (else by `search`). */
-async function resultsPage(ctx: ILoadOptionsFunctions, filter: string | undefined, page: number, search?: string) {
+/**
+ * The page of the results list the user scrolled to, newest first, narrowed by the user's filter (else by
+ * `search`): through the paging guard, only records no earlier scroll met (`position.shown` remembers them), and
+ * `more` false once the list ends or stops advancing.
+ */
+async function resultsPage(ctx: ILoadOptionsFunctions, filter: string | undefined, position: ListPosition, search?: string) {
 	const query: ResultsQuery = { pageSize: PAGE_SIZE, sortField: 'createdAt', sortOrder: 'DESC' };
 	const text = filter?.trim() || search;
 	if (text) query.search = text;
-	const { records, next } = await resultsPages(ctx, query, 0)(page);
-	return { records, more: next !== undefined };
+	return await readPickerPage(resultsPages(ctx, query, 0), position.page, position.shown);
 }
 
 /** "example.com/products" from "https://www.example.com/products?page=2": enough to recognise a page. */
@@ -57,7 +62,7 @@ function wantedKind(ctx: ILoadOptionsFunctions): ScraperKind | undefined {
 
 export async function searchScrapers(this: ILoadOptionsFunctions, filter?: string, paginationToken?: string): Promise<INodeListSearchResult> {
 	const position = readListToken(paginationToken);
-	const { records, more } = await resultsPage(this, filter, position.page);
+	const { records, page, more } = await resultsPage(this, filter, position);
 	const wanted = wantedKind(this);
 	// Distinct scrapers in the order of their newest result; a scraper's kind is known from the types seen on the page.
 	const scrapers = new Map<string, { url: unknown; types: Set<string> }>();
@@ -83,13 +88,13 @@ export async function searchScrapers(this: ILoadOptionsFunctions, filter?: strin
 		results.push({ name: `${idTag(id)} · ${label} · ${shortUrl(url)}`, value: id, description: `${label} ${id}` });
 		position.shown.add(id);
 	}
-	return { results, paginationToken: nextListToken(position.page, more, position.shown) };
+	return { results, paginationToken: nextListToken(page, more, position.shown) };
 }
 
 export async function searchBulkJobs(this: ILoadOptionsFunctions, filter?: string, paginationToken?: string): Promise<INodeListSearchResult> {
 	// Without a filter, `search` narrows the page to bulk jobs; with one, the page is the user's and is narrowed here.
 	const position = readListToken(paginationToken);
-	const { records, more } = await resultsPage(this, filter, position.page, RESULT_TYPES.bulk);
+	const { records, page, more } = await resultsPage(this, filter, position, RESULT_TYPES.bulk);
 	const results: INodeListSearchItems[] = [];
 	for (const record of records) {
 		if (record.type !== RESULT_TYPES.bulk || typeof record.id !== 'string') continue;
@@ -100,17 +105,17 @@ export async function searchBulkJobs(this: ILoadOptionsFunctions, filter?: strin
 		parts.push(shortDate(record.createdAt));
 		results.push({ name: parts.filter(Boolean).join(' · '), value: record.id, description: `Bulk job ${record.id}` });
 	}
-	return { results, paginationToken: nextListToken(position.page, more) };
+	return { results, paginationToken: nextListToken(page, more, position.shown) };
 }
 
 export async function searchResults(this: ILoadOptionsFunctions, filter?: string, paginationToken?: string): Promise<INodeListSearchResult> {
 	const position = readListToken(paginationToken);
-	const { records, more } = await resultsPage(this, filter, position.page);
+	const { records, page, more } = await resultsPage(this, filter, position);
 	const results: INodeListSearchItems[] = [];
 	for (const record of records) {
 		if (typeof record.id !== 'string') continue;
 		const parts = [String(record.type ?? 'result'), shortUrl(record.url), String(record.status ?? ''), shortDate(record.createdAt)];
 		results.push({ name: parts.filter(Boolean).join(' · '), value: record.id, description: `Result ${record.id}` });
 	}
-	return { results, paginationToken: nextListToken(position.page, more) };
+	return { results, paginationToken: nextListToken(page, more, position.shown) };
 }

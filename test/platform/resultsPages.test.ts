@@ -1,5 +1,5 @@
 import { collectRecords } from '../../nodes/shared/pages';
-import { hasNextPage, mergedRecordItems, resultsPages, toBulkJob, urlsDone } from '../../nodes/ScraperPlatform/api';
+import { hasNextPage, mergedRecordItems, metaSaysMore, resultsPage, resultsPages, toBulkJob, urlsDone } from '../../nodes/ScraperPlatform/api';
 import { isCanceledStatus, isFailedStatus, isTerminalStatus, TERMINAL_STATUSES } from '../../nodes/ScraperPlatform/vocabulary';
 import { TriggerInstance } from '../trigger/harness';
 import { PLATFORM_OTHER_USER_TOKEN } from '../simulator/platform';
@@ -48,8 +48,27 @@ describe('Platform results list: where the next page is', () => {
 		expect(hasNextPage(3, 100, 99, undefined)).toBe(false);
 	});
 
-	it('an empty page is the last whatever meta says', () => {
+	it('an empty page is the last whatever meta says (for the plain walks of the Bulk Trigger)', () => {
 		expect(hasNextPage(1, 100, 0, { totalPage: 5, total: 500 })).toBe(false);
+	});
+
+	it("the paging guard reads meta's word apart from the page: an empty page 3 of 5 still says more follow", () => {
+		expect(metaSaysMore(3, 10, 0, { totalPage: 5, total: 50 })).toBe(true);
+		expect(metaSaysMore(3, 10, 0, { total: 50 })).toBe(true);
+		expect(metaSaysMore(5, 10, 10, { total: 20, totalPage: 2 })).toBe(false);
+		expect(metaSaysMore(1, 10, 10, undefined)).toBeUndefined();
+		const records = Array.from({ length: 10 }, (_, i) => ({ id: `r${i}` }));
+		expect(resultsPage(3, 10, [], { page: 3, pageSize: 10, total: 50, totalPage: 5 })).toEqual({
+			records: [],
+			next: undefined,
+			listing: { after: 4, full: false, meta: { more: true, total: 50, before: 20 } },
+		});
+		// A full page where meta says the list ends: `next` trusts meta, the guard may read page 3 (meta can lag behind).
+		expect(resultsPage(2, 10, records, { page: 2, pageSize: 10, total: 20, totalPage: 2 })).toMatchObject({
+			next: undefined,
+			listing: { after: 3, full: true, meta: { more: false, total: 20 } },
+		});
+		expect(resultsPage(4, 10, records, undefined)).toEqual({ records, next: 5, listing: { after: 5, full: true, meta: undefined } });
 	});
 });
 

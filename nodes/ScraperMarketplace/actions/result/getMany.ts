@@ -7,7 +7,7 @@ import { optionsCollection } from '../../../shared/collections';
 import { readListingLimit, returnAllProperties } from '../../../shared/listing';
 import type { Operation } from '../../../shared/operation';
 import { splitIntoItems } from '../../../shared/output';
-import { collectRecords } from '../../../shared/pages';
+import { collectRecords, listingWalk } from '../../../shared/pages';
 import { InputValidator } from '../../../shared/validation';
 
 export const resultGetMany: Operation = {
@@ -42,7 +42,7 @@ export const resultGetMany: Operation = {
 		const split = new InputValidator(this.getNode(), itemIndex).boolean(options.split ?? false, 'Split Into Items');
 
 		const read = resultsPageReader(this, pageSize, { itemIndex, fieldLabels: { per_page: 'Page Size' } });
-		const results = await collectRecords(read, 1, limit);
+		const results = await collectRecords(read, 1, limit, listingWalk(this, itemIndex, 'the results list'));
 		if (!split) return results.map((json): INodeExecutionData => ({ json }));
 		return results.flatMap((result) =>
 			splitIntoItems(contentRecords(result.content), itemIndex, recordOrigin(result.scraper_id, result.scraping_run_id, result)),

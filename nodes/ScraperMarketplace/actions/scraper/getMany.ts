@@ -2,12 +2,10 @@ import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { scrapersPageReader } from '../../api';
 import { LARGEST_SCRAPERS_PAGE } from '../../vocabulary';
-import type { ScraperRecord } from '../../vocabulary';
 import { optionsCollection } from '../../../shared/collections';
 import { readListingLimit, returnAllProperties } from '../../../shared/listing';
 import type { Operation } from '../../../shared/operation';
-import { collectRecords } from '../../../shared/pages';
-import type { PageReader } from '../../../shared/pages';
+import { collectRecords, listingWalk } from '../../../shared/pages';
 
 export const scraperGetMany: Operation = {
 	value: 'getMany',
@@ -30,16 +28,9 @@ export const scraperGetMany: Operation = {
 	async execute(itemIndex) {
 		const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 		const { limit, pageSize } = readListingLimit(this, itemIndex, options.perPage);
-		const pages = scrapersPageReader(this, pageSize, { itemIndex, fieldLabels: { per_page: 'Page Size' } });
-		// New scrapers enter the list at the top and push the rest down a page: one met again is left out.
-		const seen = new Set<number>();
-		const read: PageReader<ScraperRecord> = async (page) => {
-			const { records, next } = await pages(page);
-			const fresh = records.filter((scraper) => !seen.has(scraper.id));
-			for (const scraper of fresh) seen.add(scraper.id);
-			return { records: fresh, next };
-		};
-		const scrapers = await collectRecords(read, 1, limit);
+		const read = scrapersPageReader(this, pageSize, { itemIndex, fieldLabels: { per_page: 'Page Size' } });
+		// New scrapers enter the list at the top and push the rest down a page: the guard leaves out one met again.
+		const scrapers = await collectRecords(read, 1, limit, listingWalk(this, itemIndex, 'the scrapers list'));
 		return scrapers.map((json): INodeExecutionData => ({ json }));
 	},
 };

@@ -4,7 +4,7 @@ import { BEFORE_OPTIONS, FROM_OPTIONS, optionsCollection, OPTIONS_VERSION } from
 import { readListingLimit, returnAllProperties } from '../../../shared/listing';
 import type { Operation } from '../../../shared/operation';
 import { readShaping } from '../../../shared/simplify';
-import { collectRecords } from '../../../shared/pages';
+import { collectRecords, listingWalk } from '../../../shared/pages';
 import { InputValidator } from '../../../shared/validation';
 import { resultsPages } from '../../api';
 import type { ResultsQuery } from '../../api';
@@ -140,7 +140,7 @@ export const resultGetMany: Operation = {
 		};
 		const legacy = this.getNode().typeVersion < OPTIONS_VERSION;
 		const shape = legacy ? readLegacySimplify(this, options, itemIndex) : readShaping(this, itemIndex, RESULT_FIELDS);
-		const records = await collectRecords(resultsPages(this, query, itemIndex), startPage, limit);
+		const records = await collectRecords(resultsPages(this, query, itemIndex), startPage, limit, listingWalk(this, itemIndex, 'the results list'));
 		return records.map((record): INodeExecutionData => ({ json: shape(record) }));
 	},
 };
