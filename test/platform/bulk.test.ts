@@ -197,6 +197,11 @@ describe('Bulk > Get and Cancel', () => {
 });
 
 describe('Bulk job Simplify (version 3, One Item per Job)', () => {
+	// A scraper of its own: the jobs left running here must not meet the cancel tests' scraper.
+	let scraperId: string;
+	beforeAll(() => {
+		scraperId = ctx.sim.createManualScraper();
+	});
 	const SIMPLIFIED = ['id', 'scraperId', 'status', 'completed', 'totalUrls', 'successfulUrls', 'failedUrls', 'totalTokenUsage', 'waitTimedOut', 'waitMessage'];
 
 	it('on by default: at most ten flat fields, the summary counts on top, equal to the full job', async () => {
