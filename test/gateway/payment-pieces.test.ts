@@ -1,6 +1,4 @@
 import { encodePaymentRequiredHeader, encodePaymentResponseHeader } from '@x402/core/http';
-import type { PaymentRequired, PaymentRequirements } from '@x402/core/types';
-import type { INode } from 'n8n-workflow';
 import { generatePrivateKey } from 'viem/accounts';
 
 import { agentAnswerFor } from '../../nodes/shared/errors';
@@ -9,37 +7,19 @@ import { PaidCaller } from '../../x402/nodes/ScraperGateway/payment/paidCall';
 import { decodeSettlement } from '../../x402/nodes/ScraperGateway/payment/receipt';
 import { RequirementCache } from '../../x402/nodes/ScraperGateway/payment/requirementCache';
 import type { Discovery, KnownRequirement } from '../../x402/nodes/ScraperGateway/payment/requirementCache';
+import type { PaymentRequirements } from '@x402/core/types';
 import { decodePaymentRequired } from '../../x402/nodes/ScraperGateway/payment/requirements';
-import type { PaymentPolicy } from '../../x402/nodes/ScraperGateway/payment/requirements';
-import type { PaidRequest, Send } from '../../x402/nodes/ScraperGateway/payment/request';
+import type { Send } from '../../x402/nodes/ScraperGateway/payment/request';
 import type { PaymentSigner, SignedPayment } from '../../x402/nodes/ScraperGateway/payment/signer';
 import { readWallet } from '../../x402/nodes/ScraperGateway/payment/wallet';
 import { SimClock } from '../simulator/core/clock';
 import { SimServer } from '../simulator/core/server';
 import { postJson } from '../../x402/nodes/ScraperGateway/transport';
 import type { HttpAnswer, HttpOutcome } from '../../x402/nodes/ScraperGateway/transport';
+import { GATEWAY_NODE as node, PAID_REQUEST as request, PAY_TO, paymentRequired, POLICY as policy, REQUIREMENT as requirement, USDC as USDC_ADDRESS } from './fixtures';
 
 /** The pieces of the payment, each on its own, without a chain or a gateway. */
 
-const node: INode = { id: '1', name: 'Scraper Gateway', type: 'scraperGateway', typeVersion: 1, position: [0, 0], parameters: {} };
-const USDC_ADDRESS = '0x036CbD53842c5426634e7929541eC2318f3dCF7e';
-const PAY_TO = '0x2222222222222222222222222222222222222222';
-const policy: PaymentPolicy = { network: 'eip155:84532', asset: USDC_ADDRESS, maxAmount: 10_000n, maxTimeoutSeconds: 3600 };
-const requirement: PaymentRequirements = {
-	scheme: 'exact',
-	network: 'eip155:84532',
-	asset: USDC_ADDRESS,
-	amount: '10000',
-	payTo: PAY_TO,
-	maxTimeoutSeconds: 300,
-	extra: { name: 'USDC', version: '2' },
-};
-const paymentRequired = (accepts: PaymentRequirements[] = [requirement]): PaymentRequired => ({
-	x402Version: 2,
-	resource: { url: 'https://gateway.example.com/api/service/scraperAPI', description: 'fetch', mimeType: 'application/json' },
-	accepts,
-});
-const request: PaidRequest = { itemIndex: 0, path: '/api/service/scraperAPI', body: { url: 'https://example.com/' }, deadlineMs: 5_000, unit: ['page', 'pages'] };
 const known: KnownRequirement = { requirement, resource: paymentRequired().resource };
 
 function answer(status: number, headers: Record<string, string> = {}, json: unknown = {}): HttpAnswer {

@@ -1,15 +1,14 @@
 import { encodePaymentRequiredHeader } from '@x402/core/http';
 import type { PaymentRequired, PaymentRequirements } from '@x402/core/types';
 import { sleep } from 'n8n-workflow';
-import type { INode } from 'n8n-workflow';
 
 import { DEFAULT_RETRY_POLICY } from '../../nodes/shared/retry';
 import type { RetryPolicy } from '../../nodes/shared/retry';
 import { PriceRequest } from '../../x402/nodes/ScraperGateway/payment/priceRequest';
 import { RequirementCache } from '../../x402/nodes/ScraperGateway/payment/requirementCache';
-import type { PaymentPolicy } from '../../x402/nodes/ScraperGateway/payment/requirements';
-import type { PaidRequest, Send } from '../../x402/nodes/ScraperGateway/payment/request';
+import type { Send } from '../../x402/nodes/ScraperGateway/payment/request';
 import type { HttpAnswer, HttpOutcome } from '../../x402/nodes/ScraperGateway/transport';
+import { GATEWAY_NODE as node, PAID_REQUEST as request, PAY_TO, POLICY as policy, REQUIREMENT as requirement } from './fixtures';
 
 /**
  * The unpaid price request on its own, over a scripted `send`: which answers it retries, how often, how long it
@@ -17,21 +16,7 @@ import type { HttpAnswer, HttpOutcome } from '../../x402/nodes/ScraperGateway/tr
  * price-retry.test.ts.
  */
 
-const node: INode = { id: '1', name: 'Scraper Gateway', type: 'scraperGateway', typeVersion: 2, position: [0, 0], parameters: {} };
-const USDC = '0x036CbD53842c5426634e7929541eC2318f3dCF7e';
-const PAY_TO = '0x2222222222222222222222222222222222222222';
 const OTHER = '0x1111111111111111111111111111111111111111';
-const policy: PaymentPolicy = { network: 'eip155:84532', asset: USDC, maxAmount: 10_000n, maxTimeoutSeconds: 3600 };
-const requirement: PaymentRequirements = {
-	scheme: 'exact',
-	network: 'eip155:84532',
-	asset: USDC,
-	amount: '10000',
-	payTo: PAY_TO,
-	maxTimeoutSeconds: 300,
-	extra: { name: 'USDC', version: '2' },
-};
-const request: PaidRequest = { itemIndex: 0, path: '/api/service/scraperAPI', body: { url: 'https://example.com/' }, deadlineMs: 5_000, unit: ['page', 'pages'] };
 /** Tiny delays, so the counts can be checked quickly; the budget is what the 429 tests are about. */
 const FAST: RetryPolicy = { rateLimitBudgetMs: 300, rateLimitRetries: 4, readRetries: 3, baseDelayMs: 1, maxDelayMs: 4 };
 

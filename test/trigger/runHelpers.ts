@@ -1,7 +1,6 @@
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
-import { MARKETPLACE_DEMO_TOKEN, MARKETPLACE_ROUTES } from '../simulator/marketplace';
-import type { MarketplaceSimulator } from '../simulator/marketplace';
+import { MARKETPLACE_DEMO_TOKEN, MARKETPLACE_ROUTES, MarketplaceSimulator } from '../simulator/marketplace';
 import type { TriggerDatabase } from './harness';
 import { RUN_TRIGGER_TYPE, TriggerInstance } from './harness';
 
@@ -59,4 +58,22 @@ export async function countRequests<T>(sim: MarketplaceSimulator, action: () => 
 	const [list, runs] = [before(MARKETPLACE_ROUTES.listResults), before(MARKETPLACE_ROUTES.scrapingRun)];
 	const value = await action();
 	return { value, list: before(MARKETPLACE_ROUTES.listResults) - list, runs: before(MARKETPLACE_ROUTES.scrapingRun) - runs };
+}
+
+/** One marketplace simulator for a test file (`ctx.sim`), its state fresh before each test, faults and hooks cleared. */
+export function useRunSimulator(options: { queuedMs: number; runMs: number }): { sim: MarketplaceSimulator } {
+	const ctx = {} as { sim: MarketplaceSimulator };
+	beforeAll(async () => {
+		ctx.sim = new MarketplaceSimulator(options);
+		await ctx.sim.listen();
+	});
+	afterAll(async () => {
+		await ctx.sim.close();
+	});
+	beforeEach(() => {
+		ctx.sim.reset();
+		ctx.sim.server.faults.clear();
+		ctx.sim.server.beforeHandle = undefined;
+	});
+	return ctx;
 }

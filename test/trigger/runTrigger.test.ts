@@ -1,4 +1,4 @@
-import { MARKETPLACE_DEMO_TOKEN, MARKETPLACE_ROUTES, MarketplaceSimulator } from '../simulator/marketplace';
+import { MARKETPLACE_DEMO_TOKEN, MARKETPLACE_ROUTES } from '../simulator/marketplace';
 import type { TriggerDatabase } from './harness';
 import * as run from './runHelpers';
 
@@ -12,46 +12,34 @@ const QUEUED_MS = 1_000;
 const RUN_MS = 3_000;
 const MINUTE = 60_000;
 
-let sim: MarketplaceSimulator;
+const ctx = run.useRunSimulator({ queuedMs: QUEUED_MS, runMs: RUN_MS });
 
-beforeAll(async () => {
-	sim = new MarketplaceSimulator({ queuedMs: QUEUED_MS, runMs: RUN_MS });
-	await sim.listen();
-});
-afterAll(async () => {
-	await sim.close();
-});
-beforeEach(() => {
-	sim.reset();
-	sim.server.faults.clear();
-});
-
-const createScraper = (name: string) => run.createScraper(sim, name);
-const startRun = (scraperId: number, options?: { urls?: number; fail?: boolean }) => run.startRun(sim, scraperId, options);
-const newTrigger = (parameters?: Parameters<typeof run.newRunTrigger>[1], database?: TriggerDatabase) => run.newRunTrigger(sim, parameters, database);
+const createScraper = (name: string) => run.createScraper(ctx.sim, name);
+const startRun = (scraperId: number, options?: { urls?: number; fail?: boolean }) => run.startRun(ctx.sim, scraperId, options);
+const newTrigger = (parameters?: Parameters<typeof run.newRunTrigger>[1], database?: TriggerDatabase) => run.newRunTrigger(ctx.sim, parameters, database);
 const { runIds, scrapersFilter } = run;
 
 async function listRequests<T>(action: () => Promise<T>): Promise<{ value: T; requests: number }> {
-	const { value, list } = await run.countRequests(sim, action);
+	const { value, list } = await run.countRequests(ctx.sim, action);
 	return { value, requests: list };
 }
 
 describe('Scraper Run Trigger', () => {
 	it('activation remembers where it is (one request, nothing emitted); a run that finishes later triggers once', async () => {
 		const { scraperId, runId: first } = await createScraper('Plumbers');
-		sim.clock.advance(MINUTE);
+		ctx.sim.clock.advance(MINUTE);
 		const trigger = newTrigger();
 		const activation = await listRequests(() => trigger.poll());
 		expect(activation).toEqual({ value: [], requests: 1 });
 
 		const run = await startRun(scraperId, { urls: 2 });
 		expect(await trigger.poll()).toEqual([]); // queued
-		sim.clock.advance(QUEUED_MS + RUN_MS);
+		ctx.sim.clock.advance(QUEUED_MS + RUN_MS);
 		const items = await trigger.poll();
 		expect(runIds(items)).toEqual([run]);
 		expect(items[0].json).toMatchObject({ scraper_id: scraperId, status: 'succeeded', completed: true, results_total: 2, results_succeeded: 2 });
 		expect(runIds(items)).not.toContain(first);
-		sim.clock.advance(MINUTE);
+		ctx.sim.clock.advance(MINUTE);
 		expect(await trigger.poll()).toEqual([]);
 	});
 
@@ -60,17 +48,17 @@ describe('Scraper Run Trigger', () => {
 		const running = await startRun(scraperId);
 		const trigger = newTrigger();
 		await trigger.poll();
-		sim.clock.advance(QUEUED_MS + RUN_MS);
+		ctx.sim.clock.advance(QUEUED_MS + RUN_MS);
 		expect(runIds(await trigger.poll())).toEqual(expect.arrayContaining([running]));
 	});
 
 	it('an idle poll costs one request, with 1, 100 or 1,000 runs stored', async () => {
 		for (const stored of [1, 100, 1_000]) {
-			sim.reset();
-			sim.seedRuns(MARKETPLACE_DEMO_TOKEN, stored);
+			ctx.sim.reset();
+			ctx.sim.seedRuns(MARKETPLACE_DEMO_TOKEN, stored);
 			const trigger = newTrigger();
 			await trigger.poll();
-			sim.clock.advance(MINUTE);
+			ctx.sim.clock.advance(MINUTE);
 			const idle = await listRequests(() => trigger.poll());
 			expect(idle).toEqual({ value: [], requests: 1 });
 		}
@@ -78,7 +66,7 @@ describe('Scraper Run Trigger', () => {
 
 	it('exactly once over 500+ runs: bursts between polls, runs still going, failing polls and restarts', async () => {
 		const scrapers = [await createScraper('Alpha'), await createScraper('Beta'), await createScraper('Gamma')].map((s) => s.scraperId);
-		sim.clock.advance(MINUTE);
+		ctx.sim.clock.advance(MINUTE);
 		const database: TriggerDatabase = { saves: 0 };
 		let trigger = newTrigger({ options: { includeFailed: true } }, database);
 		await trigger.poll();
@@ -94,18 +82,18 @@ describe('Scraper Run Trigger', () => {
 				started.push(await startRun(scrapers[(round + i) % 3], { urls: 1 + ((round + i) % 3), fail: (round + i) % 11 === 0 }));
 			}
 			// Runs finish at different times: part of the burst is still queued or running at the next poll.
-			sim.clock.advance(((round % 4) + 1) * 1_500);
+			ctx.sim.clock.advance(((round % 4) + 1) * 1_500);
 			if (round % 9 === 4) {
 				// The service fails this poll: nothing is committed, nothing is lost.
-				sim.server.faults.add({ kind: 'status', status: 503, times: 4, routes: [MARKETPLACE_ROUTES.listResults] });
+				ctx.sim.server.faults.add({ kind: 'status', status: 503, times: 4, routes: [MARKETPLACE_ROUTES.listResults] });
 				await expect(trigger.poll()).rejects.toThrow();
-				sim.server.faults.clear();
+				ctx.sim.server.faults.clear();
 			}
 			if (round % 10 === 7) trigger = newTrigger({ options: { includeFailed: true } }, database); // n8n restarts
 			emitted.push(...runIds(await trigger.poll()));
 			polls++;
 		}
-		sim.clock.advance(QUEUED_MS + RUN_MS);
+		ctx.sim.clock.advance(QUEUED_MS + RUN_MS);
 		emitted.push(...runIds(await trigger.poll()));
 
 		expect(started.length).toBeGreaterThanOrEqual(500);
@@ -119,19 +107,19 @@ describe('Scraper Run Trigger', () => {
 	it('Scrapers keeps only the chosen scrapers; by default runs in which every result failed are skipped', async () => {
 		const a = (await createScraper('Chosen')).scraperId;
 		const b = (await createScraper('Other')).scraperId;
-		sim.clock.advance(QUEUED_MS + RUN_MS);
+		ctx.sim.clock.advance(QUEUED_MS + RUN_MS);
 		const trigger = newTrigger({ scrapers: scrapersFilter(a) });
 		await trigger.poll();
 		const ok = await startRun(a);
 		await startRun(b);
 		await startRun(a, { fail: true });
-		sim.clock.advance(QUEUED_MS + RUN_MS);
+		ctx.sim.clock.advance(QUEUED_MS + RUN_MS);
 		expect(runIds(await trigger.poll())).toEqual([ok]);
 
 		const withFailed = newTrigger({ scrapers: scrapersFilter(a), options: { includeFailed: true } });
 		await withFailed.poll();
 		const failed = await startRun(a, { fail: true });
-		sim.clock.advance(QUEUED_MS + RUN_MS);
+		ctx.sim.clock.advance(QUEUED_MS + RUN_MS);
 		const items = await withFailed.poll();
 		expect(runIds(items)).toEqual([failed]);
 		expect(items[0].json).toMatchObject({ status: 'failed', results_failed: 1 });
@@ -139,11 +127,11 @@ describe('Scraper Run Trigger', () => {
 
 	it('One Item per Record: each extracted lead as an item with scraper, run and result ids', async () => {
 		const { scraperId } = await createScraper('Records');
-		sim.clock.advance(QUEUED_MS + RUN_MS);
+		ctx.sim.clock.advance(QUEUED_MS + RUN_MS);
 		const trigger = newTrigger({ output: 'records' });
 		await trigger.poll();
 		const run = await startRun(scraperId, { urls: 2 });
-		sim.clock.advance(QUEUED_MS + RUN_MS);
+		ctx.sim.clock.advance(QUEUED_MS + RUN_MS);
 		const items = await trigger.poll();
 		expect(items.length).toBeGreaterThan(2);
 		for (const item of items) expect(item.json).toMatchObject({ scraper_id: scraperId, scraping_run_id: run, result_id: expect.any(Number) });
@@ -151,9 +139,9 @@ describe('Scraper Run Trigger', () => {
 
 	it('Fetch Test Event: the newest finished run, read whole, without touching the state', async () => {
 		const { scraperId } = await createScraper('Sample');
-		sim.clock.advance(QUEUED_MS + RUN_MS);
+		ctx.sim.clock.advance(QUEUED_MS + RUN_MS);
 		const finished = await startRun(scraperId, { urls: 3 });
-		sim.clock.advance(QUEUED_MS + RUN_MS);
+		ctx.sim.clock.advance(QUEUED_MS + RUN_MS);
 		await startRun(scraperId); // still queued: not a sample
 		const trigger = newTrigger();
 		const before = trigger.staticData();
