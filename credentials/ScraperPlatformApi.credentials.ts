@@ -1,5 +1,6 @@
 import type { IAuthenticate, Icon, ICredentialTestRequest, ICredentialType, INodeProperties } from 'n8n-workflow';
 
+import { FETCH_HOST, PLATFORM_HOSTS, SEARCH_HOST } from '../nodes/ScraperPlatform/hosts';
 import { credentialProblemMessage } from '../nodes/shared/credentials';
 
 export class ScraperPlatformApi implements ICredentialType {
@@ -31,12 +32,31 @@ export class ScraperPlatformApi implements ICredentialType {
 			placeholder: 'e.g. https://api.example.com',
 			description: 'Address of the platform API, without /api/v1',
 		},
+		{
+			displayName: FETCH_HOST.displayName,
+			name: FETCH_HOST.name,
+			type: 'string',
+			default: FETCH_HOST.default,
+			required: true,
+			placeholder: 'e.g. https://api.example.com',
+			description: 'Address of the page fetch (Page > Fetch). Keep the default unless the service gave you another.',
+		},
+		{
+			displayName: SEARCH_HOST.displayName,
+			name: SEARCH_HOST.name,
+			type: 'string',
+			default: SEARCH_HOST.default,
+			required: true,
+			placeholder: 'e.g. https://search.example.com',
+			description: 'Address of the Google search (Search > Google). Keep the default unless the service gave you another.',
+		},
 	];
 
-	// The platform reads the token from the x-api-token header on every request. The fields are checked first, so the
-	// Test button names a malformed field as a node run does, instead of a network or header error.
+	// The platform, the page fetch and the search read the token from the x-api-token header on every request. The
+	// fields are checked first, so the Test button names a malformed field as a node run does, instead of a network or
+	// header error.
 	authenticate: IAuthenticate = async (credentials, requestOptions) => {
-		const problem = credentialProblemMessage(this.displayName, credentials);
+		const problem = credentialProblemMessage(this.displayName, credentials, PLATFORM_HOSTS);
 		if (problem) throw new Error(problem);
 		return { ...requestOptions, headers: { ...requestOptions.headers, 'x-api-token': credentials.apiToken as string } };
 	};

@@ -11,19 +11,24 @@ import { analyticsGetStatusSummary } from './actions/analytics/getStatusSummary'
 import { bulkCancel } from './actions/bulk/cancel';
 import { bulkCancelAllOfScraper } from './actions/bulk/cancelAllOfScraper';
 import { bulkGet } from './actions/bulk/get';
+import { bulkRetryFailed } from './actions/bulk/retryFailed';
 import { bulkStart } from './actions/bulk/start';
 import { manualScraperRerun } from './actions/manualScraper/rerun';
+import { pageFetch } from './actions/page/fetch';
 import { resultGet } from './actions/result/get';
 import { resultGetMany } from './actions/result/getMany';
+import { searchGoogle } from './actions/search/google';
 import { searchBulkJobs, searchResults, searchScrapers } from './listSearch';
 
 const resources: Resource[] = [
 	{ value: 'account', name: 'Account', operations: [accountGet] },
 	{ value: 'aiScraper', name: 'AI Scraper', operations: [aiScraperCreateAndRun, aiScraperRerun] },
 	{ value: 'analytics', name: 'Analytics', operations: [analyticsGetStatusSummary, analyticsGetProxyBandwidth] },
-	{ value: 'bulk', name: 'Bulk', operations: [bulkStart, bulkGet, bulkCancel, bulkCancelAllOfScraper] },
+	{ value: 'bulk', name: 'Bulk', operations: [bulkStart, bulkGet, bulkCancel, bulkCancelAllOfScraper, bulkRetryFailed] },
 	{ value: 'manualScraper', name: 'Manual Scraper', operations: [manualScraperRerun] },
+	{ value: 'page', name: 'Page', operations: [pageFetch] },
 	{ value: 'result', name: 'Result', operations: [resultGet, resultGetMany] },
+	{ value: 'search', name: 'Search', operations: [searchGoogle] },
 ];
 
 export class ScraperPlatform implements INodeType {
@@ -37,7 +42,7 @@ export class ScraperPlatform implements INodeType {
 		version: [1, 2, 3],
 		defaultVersion: 3,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
-		description: 'Create and rerun AI scrapers, run bulk jobs, and read results and analytics',
+		description: 'Fetch pages, search Google, create and rerun AI scrapers, run bulk jobs, and read results and analytics',
 		defaults: { name: 'Scraper Platform' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],

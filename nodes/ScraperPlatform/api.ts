@@ -5,14 +5,16 @@ import type { Page, PageReader } from '../shared/pages';
 import type { RetryPolicy } from '../shared/retry';
 import { apiRequest } from '../shared/transport';
 import type { ApiDefinition, ApiRequest, RequestContext } from '../shared/transport';
+import { PLATFORM_HOSTS } from './hosts';
 import { ID_KINDS, isTerminalStatus } from './vocabulary';
 import type { SortOrder } from './vocabulary';
 
-/** The platform API (section B): token in `x-api-token`, paths under `/api/v1`. */
+/** The platform API (section B): token in `x-api-token`, paths under `/api/v1`; the page fetch and search on their hosts. */
 export const PLATFORM_API: ApiDefinition = {
 	credentialType: 'scraperPlatformApi',
 	credentialName: 'Scraper Platform API',
 	service: 'Scraper Platform',
+	hosts: PLATFORM_HOSTS,
 };
 
 /** B. Paged list envelope's `meta`. */

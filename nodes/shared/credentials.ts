@@ -27,12 +27,60 @@ export async function getCachedCredentials(
 }
 
 /**
+ * A host of the service besides the credential's Base URL (a product of its own on another address, sold for the same
+ * token), kept in a credential field of its own whose default is the service's real address.
+ */
+export interface HostField {
+	/** The credential field, e.g. `fetchBaseUrl`. */
+	name: string;
+	/** As the credential shows it, e.g. `Fetch Base URL`. */
+	displayName: string;
+	default: string;
+}
+
+/**
+ * Where a request goes, without trailing slashes: the credential's host field it names, else its Base URL. A
+ * credential saved before the field existed has no value for it: the field's default applies, as n8n fills it in.
+ */
+export function hostOf(credentials: ICredentialDataDecryptedObject, host?: HostField): string {
+	const value = host ? (credentials[host.name] ?? host.default) : credentials.baseUrl;
+	return String(value ?? '').replace(/\/+$/, '');
+}
+
+interface CredentialProblem {
+	field: string;
+	rule: string;
+	fix: string;
+}
+
+/** The rule of a URL field of a credential (Base URL and every host field): named `field` in the message. */
+function urlFieldProblem(value: unknown, field: string): CredentialProblem | undefined {
+	const fixUrl = 'Enter the address of the API, starting with https:// (or http://), e.g. https://api.example.com.';
+	if (typeof value !== 'string' || value.trim() === '') return { field, rule: 'it is empty', fix: fixUrl };
+	const spelling = urlTextProblem(value.trim());
+	if (spelling) return { field, rule: `"${shownUrl(value)}" ${spelling.message}`, fix: spelling.fix };
+	let url: URL;
+	try {
+		url = new URL(value.trim());
+	} catch {
+		return { field, rule: `"${shownUrl(value)}" is not a URL`, fix: fixUrl };
+	}
+	if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+		return { field, rule: `only http and https are allowed, got "${url.protocol}"`, fix: fixUrl };
+	}
+	if (url.search || url.hash || url.username || url.password) {
+		return { field, rule: 'it must not carry a query, a fragment or a user name', fix: fixUrl };
+	}
+	return undefined;
+}
+
+/**
  * The credential's fields checked before the first request, each failure naming the field: an empty or malformed
  * Base URL or token would otherwise surface as a misleading network or header error after retries. Both token
- * credentials name their fields `apiToken` (API Token) and `baseUrl` (Base URL); the Base URL follows the URL
- * spelling rules of every URL field.
+ * credentials name their fields `apiToken` (API Token) and `baseUrl` (Base URL); the Base URL and the `hosts` fields
+ * follow the URL spelling rules of every URL field. A host field the credential was saved without keeps its default.
  */
-export function credentialProblem(credentials: ICredentialDataDecryptedObject): { field: string; rule: string; fix: string } | undefined {
+export function credentialProblem(credentials: ICredentialDataDecryptedObject, hosts: readonly HostField[] = []): CredentialProblem | undefined {
 	const token = credentials.apiToken;
 	if (typeof token !== 'string' || token.trim() === '') {
 		return { field: 'API Token', rule: 'it is empty', fix: 'Paste the token from the service dashboard into the credential.' };
@@ -43,22 +91,11 @@ export function credentialProblem(credentials: ICredentialDataDecryptedObject): 
 	if (token !== token.trim()) {
 		return { field: 'API Token', rule: 'it starts or ends with a space', fix: 'Remove the spaces around the token.' };
 	}
-	const baseUrl = credentials.baseUrl;
-	const fixUrl = 'Enter the address of the API, starting with https:// (or http://), e.g. https://api.example.com.';
-	if (typeof baseUrl !== 'string' || baseUrl.trim() === '') return { field: 'Base URL', rule: 'it is empty', fix: fixUrl };
-	const spelling = urlTextProblem(baseUrl.trim());
-	if (spelling) return { field: 'Base URL', rule: `"${shownUrl(baseUrl)}" ${spelling.message}`, fix: spelling.fix };
-	let url: URL;
-	try {
-		url = new URL(baseUrl.trim());
-	} catch {
-		return { field: 'Base URL', rule: `"${shownUrl(baseUrl)}" is not a URL`, fix: fixUrl };
-	}
-	if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-		return { field: 'Base URL', rule: `only http and https are allowed, got "${url.protocol}"`, fix: fixUrl };
-	}
-	if (url.search || url.hash || url.username || url.password) {
-		return { field: 'Base URL', rule: 'it must not carry a query, a fragment or a user name', fix: fixUrl };
+	const baseUrl = urlFieldProblem(credentials.baseUrl, 'Base URL');
+	if (baseUrl) return baseUrl;
+	for (const host of hosts) {
+		const problem = credentials[host.name] === undefined ? undefined : urlFieldProblem(credentials[host.name], host.displayName);
+		if (problem) return problem;
 	}
 	return undefined;
 }
@@ -67,8 +104,8 @@ export function credentialProblem(credentials: ICredentialDataDecryptedObject): 
  * The credential check in words, for the credential's own Test button (its `authenticate` runs before the test
  * request): the same rule and fix a node run reports, so the user reads one message wherever the problem shows.
  */
-export function credentialProblemMessage(credentialName: string, credentials: ICredentialDataDecryptedObject): string | undefined {
-	const problem = credentialProblem(credentials);
+export function credentialProblemMessage(credentialName: string, credentials: ICredentialDataDecryptedObject, hosts: readonly HostField[] = []): string | undefined {
+	const problem = credentialProblem(credentials, hosts);
 	if (!problem) return undefined;
 	return `Invalid '${problem.field}' in the '${credentialName}' credential: ${problem.rule}. ${problem.fix}`;
 }
@@ -78,7 +115,7 @@ const checkedCredentials = new WeakSet<ICredentialDataDecryptedObject>();
 
 export function checkCredentials(ctx: RequestContext, api: ApiDefinition, credentials: ICredentialDataDecryptedObject, itemIndex: number): void {
 	if (checkedCredentials.has(credentials)) return;
-	const problem = credentialProblem(credentials);
+	const problem = credentialProblem(credentials, api.hosts);
 	if (problem) {
 		throw nodeOperationError(ctx.getNode(), `Invalid '${problem.field}' in the '${api.credentialName}' credential: ${problem.rule}`, {
 			itemIndex,

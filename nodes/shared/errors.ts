@@ -117,6 +117,14 @@ function fieldErrors(body: ErrorBody): string[] {
 		.filter(Boolean);
 }
 
+/** The 403 whose message says the plan's tokens are spent (public facts), unlike the permission 403. */
+const TOKEN_LIMIT = 'Token limit exceeded';
+
+/** The service's words when they say the token limit is exceeded (in `message` or `error`), else undefined. */
+function tokenLimitText(body: ErrorBody): string | undefined {
+	return [body.message, body.error].find((text) => text !== undefined && text.toLowerCase().includes(TOKEN_LIMIT.toLowerCase()));
+}
+
 /**
  * Turns a documented error status into an error a no-code user can act on: the message says what happened,
  * the description says what to do. The raw body is kept (it never holds the token: requests are not echoed).
@@ -138,6 +146,11 @@ export function apiError(node: INode, failure: ApiFailure): NodeApiError {
 		case status === 401: {
 			message = `${service} did not accept the API token (401 Unauthorized)`;
 			description = `Check the token in the '${credentialName}' credential: it may be mistyped, expired or revoked. Create a new token in the service dashboard if needed.`;
+			break;
+		}
+		case status === 403 && tokenLimitText(read) !== undefined: {
+			message = `${service}: the plan's token limit is used up (403 ${tokenLimitText(read)})`;
+			description = `Not a matter of permissions: the account of the '${credentialName}' credential has spent every token its plan includes. See its tokenUsage and tokenLimit with Scraper Platform's Account > Get, then upgrade the plan or wait until it renews.`;
 			break;
 		}
 		case status === 403: {

@@ -3,7 +3,6 @@ import type {
 	IDataObject,
 	IExecuteFunctions,
 	IHttpRequestMethods,
-	IHttpRequestOptions,
 	ILoadOptionsFunctions,
 	IPollFunctions,
 } from 'n8n-workflow';
@@ -11,12 +10,15 @@ import type {
 import { requestLimiterOf } from './concurrency';
 import type { RequestLimiter } from './concurrency';
 import { checkCredentials, getCachedCredentials } from './credentials';
+import type { HostField } from './credentials';
 import { apiError, nodeOperationError } from './errors';
 import type { ErrorSubject } from './errors';
 import { networkCause } from './network';
 import { pause } from './pause';
 import { backoffDelay, DEFAULT_RETRY_POLICY, parseRetryAfter } from './retry';
 import type { RetryPolicy } from './retry';
+import { send } from './send';
+import type { FullResponse } from './send';
 import { networkError, notJsonError, uncertainStartError } from './unknownOutcome';
 import type { StartedWork } from './unknownOutcome';
 
@@ -27,12 +29,18 @@ export interface ApiDefinition {
 	credentialType: string;
 	credentialName: string;
 	service: string;
+	/** The credential's host fields besides Base URL (checked with it): where some of its requests go. */
+	hosts?: readonly HostField[];
 }
 
 export interface ApiRequest {
 	method: IHttpRequestMethods;
-	/** Path below the credential's base URL, e.g. `/api/v1/results`. */
+	/** Path below the request's host, e.g. `/api/v1/results`. */
 	path: string;
+	/** The credential's host field this request goes to (one of `ApiDefinition.hosts`); its Base URL when not set. */
+	host?: HostField;
+	/** `text`: a 2xx answer is the text as sent (a fetched page), never read as JSON. */
+	answer?: 'text';
 	qs?: IDataObject;
 	body?: IDataObject | IDataObject[];
 	headers?: Record<string, string>;
@@ -49,69 +57,14 @@ export interface ApiRequest {
 	timeoutMs?: number;
 }
 
-const DEFAULT_TIMEOUT_MS = 120_000;
-
-interface FullResponse {
-	statusCode: number;
-	headers: Record<string, string | string[] | undefined>;
-	body: unknown;
-}
-
-/**
- * One request through n8n's own helper: the credential's `authenticate` adds the token, and n8n's proxy settings,
- * outbound request rules and the execution's cancel signal apply as to n8n's own nodes. HTTP statuses come back as
- * answers (our retry policy and messages decide); only a request that got no answer throws.
- */
-async function send(
-	ctx: RequestContext,
-	api: ApiDefinition,
-	credentials: ICredentialDataDecryptedObject,
-	request: ApiRequest,
-	headers: Record<string, string>,
-): Promise<FullResponse> {
-	const options: IHttpRequestOptions = {
-		method: request.method,
-		url: `${trimBaseUrl(credentials.baseUrl)}${request.path}`,
-		qs: request.qs,
-		// An empty object is no body, as the helper treats it: e.g. a run without URL overrides sends none.
-		body: request.body,
-		// A copy: the helper adds the credential's header to the object it is given.
-		headers: { ...headers },
-		json: true,
-		returnFullResponse: true,
-		ignoreHttpStatusErrors: true,
-		timeout: request.timeoutMs ?? DEFAULT_TIMEOUT_MS,
-	};
-	// The credentials this execution already decrypted: n8n would otherwise decrypt them again for every request.
-	const credentialsDecrypted = { id: api.credentialType, name: api.credentialName, type: api.credentialType, data: credentials };
-	const response = (await ctx.helpers.httpRequestWithAuthentication.call(ctx, api.credentialType, options, {
-		credentialsDecrypted,
-	})) as FullResponse;
-	return { statusCode: response.statusCode, headers: response.headers ?? {}, body: readBody(response.body) };
-}
-
-/** JSON is read by its content, whatever the content type says; an empty answer is no body. */
-function readBody(body: unknown): unknown {
-	if (body === '' || body === null) return undefined;
-	if (typeof body !== 'string') return body;
-	try {
-		return JSON.parse(body) as unknown;
-	} catch {
-		// Not JSON: left as text, which the caller treats as a garbled answer.
-		return body;
-	}
-}
-
-export function trimBaseUrl(baseUrl: unknown): string {
-	return String(baseUrl ?? '').replace(/\/+$/, '');
-}
-
-function isJsonBody(body: unknown): boolean {
-	return body !== null && typeof body === 'object';
+/** A 2xx answer: its body (parsed JSON, or the text of an `answer: 'text'` request) and its headers. */
+export interface ApiAnswer<T> {
+	body: T;
+	headers: FullResponse['headers'];
 }
 
 /** A step of the retry loop: the answer to return, or "ask again" (after the pause the policy chose). */
-type Step<T> = { done: true; body: T } | { done: false };
+type Step<T> = { done: true; answer: ApiAnswer<T> } | { done: false };
 const AGAIN = { done: false } as const;
 
 /** One request's way through the retry policy: the counts it keeps and the errors it ends with. */
@@ -137,12 +90,12 @@ class RequestRun<T> {
 		this.limiter = requestLimiterOf(ctx);
 	}
 
-	async run(credentials: ICredentialDataDecryptedObject): Promise<T> {
+	async run(credentials: ICredentialDataDecryptedObject): Promise<ApiAnswer<T>> {
 		const headers: Record<string, string> = { 'user-agent': 'n8n-nodes-scraper-service', ...this.request.headers };
 		for (;;) {
 			const response = await this.exchange(credentials, headers);
 			const step = response === undefined ? AGAIN : await this.judge(response);
-			if (step.done) return step.body;
+			if (step.done) return step.answer;
 		}
 	}
 
@@ -173,6 +126,7 @@ class RequestRun<T> {
 				retried: this.readAttempts > 0,
 				mayHaveStarted: !this.request.idempotent && !cause.neverSent,
 				started: this.request.started,
+				urlField: this.request.host?.displayName,
 			});
 		}
 	}
@@ -182,7 +136,8 @@ class RequestRun<T> {
 		const { statusCode, body, headers } = response;
 		const { request, policy } = this;
 		if (statusCode >= 200 && statusCode < 300) {
-			if (body === undefined || body === '' || isJsonBody(body)) return { done: true, body: body as T };
+			const readable = request.answer === 'text' || body === undefined || body === '' || (body !== null && typeof body === 'object');
+			if (readable) return { done: true, answer: { body: body as T, headers } };
 			// A 2xx whose body is not JSON: the answer was cut or garbled on the way.
 			if (request.idempotent && (await this.backOff())) return AGAIN;
 			throw notJsonError(this.node(), this.api, request, { itemIndex: this.itemIndex, contentType: headers['content-type'], retried: this.readAttempts });
@@ -244,6 +199,17 @@ export async function apiRequest<T = IDataObject>(
 	itemIndex: number,
 	policy: RetryPolicy = DEFAULT_RETRY_POLICY,
 ): Promise<T> {
+	return (await apiExchange<T>(ctx, api, request, itemIndex, policy)).body;
+}
+
+/** `apiRequest` with the answer's headers too, for answers that report in headers (a page fetch's token usage). */
+export async function apiExchange<T = IDataObject>(
+	ctx: RequestContext,
+	api: ApiDefinition,
+	request: ApiRequest,
+	itemIndex: number,
+	policy: RetryPolicy = DEFAULT_RETRY_POLICY,
+): Promise<ApiAnswer<T>> {
 	const credentials = await getCachedCredentials(ctx, api.credentialType);
 	checkCredentials(ctx, api, credentials, itemIndex);
 	return await new RequestRun<T>(ctx, api, request, itemIndex, policy).run(credentials);

@@ -52,7 +52,7 @@ export function uncertainStartError(
 /** A request that never got an HTTP answer (refused, reset, timed out, unreadable body). */
 export function networkError(
 	node: INode,
-	options: { service: string; itemIndex: number; cause: string; retried: boolean; mayHaveStarted: boolean; started?: StartedWork },
+	options: { service: string; itemIndex: number; cause: string; retried: boolean; mayHaveStarted: boolean; started?: StartedWork; urlField?: string },
 ): NodeApiError {
 	const { service, itemIndex, cause, retried, mayHaveStarted } = options;
 	if (mayHaveStarted) {
@@ -63,7 +63,9 @@ export function networkError(
 			itemIndex,
 		});
 	}
-	const description = `Check the base URL in the credential and your network${retried ? '; the node already retried' : ''}. Try again in a moment.`;
+	// The credential field that holds the address this request went to: Base URL, or a host field (Fetch Base URL).
+	const field = options.urlField ?? 'base URL';
+	const description = `Check the ${field} in the credential and your network${retried ? '; the node already retried' : ''}. Try again in a moment.`;
 	return nodeApiError(node, { message: cause }, { message: `Could not reach ${service}: ${cause}`, description, itemIndex });
 }
 
@@ -74,12 +76,12 @@ export function networkError(
 export function notJsonError(
 	node: INode,
 	api: { service: string; credentialName: string },
-	request: { method: string; path: string; idempotent: boolean; started?: StartedWork },
+	request: { method: string; path: string; idempotent: boolean; started?: StartedWork; host?: { displayName: string } },
 	options: { itemIndex: number; contentType: string | string[] | undefined; retried: number },
 ): NodeApiError {
 	const declared = Array.isArray(options.contentType) ? options.contentType[0] : options.contentType;
 	const as = declared ? ` (declared as ${declared.split(';')[0].trim().slice(0, 60)})` : '';
-	const fixUrl = `Check that the Base URL in the '${api.credentialName}' credential is the API's address, not a web page.`;
+	const fixUrl = `Check that the ${request.host?.displayName ?? 'Base URL'} in the '${api.credentialName}' credential is the API's address, not a web page.`;
 	const description = request.idempotent
 		? `${options.retried > 0 ? `The node read it ${options.retried + 1} times. ` : ''}${fixUrl}`
 		: `${uncertainDescription(request.started ?? SOME_WORK)} ${fixUrl}`;

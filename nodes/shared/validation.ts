@@ -74,6 +74,15 @@ export class InputValidator {
 		return code;
 	}
 
+	/** An optional language code (`en`, `de`, `pt-BR`), as the service's searches take it. */
+	languageCode(value: unknown, label: string): string | undefined {
+		const code = this.optionalString(value, label);
+		if (code !== undefined && !/^[a-zA-Z]{2}(-[a-zA-Z]{2})?$/.test(code)) {
+			this.fail(label, `"${truncate(code, 20)}" is not a language code`, 'Enter a language code such as en, de or pt-BR.');
+		}
+		return code;
+	}
+
 	uuid(value: unknown, label: string): string {
 		const text = this.requiredString(value, label);
 		if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(text)) {

@@ -24,7 +24,7 @@ export function demoCredentials(info: SimulatorInfo): ImportedCredential[] {
 		{
 			...CREDENTIAL_REFS.scraperPlatformApi,
 			type: 'scraperPlatformApi',
-			data: { apiToken: info.platformToken, baseUrl: info.platformUrl },
+			data: { apiToken: info.platformToken, baseUrl: info.platformUrl, fetchBaseUrl: info.fetchUrl, searchBaseUrl: info.searchUrl },
 		},
 		{
 			...CREDENTIAL_REFS.scraperMarketplaceApi,

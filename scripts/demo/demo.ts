@@ -4,7 +4,7 @@
 //   the repo -> installs both tarballs as community packages -> imports credentials and example workflows ->
 //   starts the editor with an owner account -> prints what to open. Ctrl-C stops everything it started.
 //
-// Flags (all optional): --no-build (pack dist/ as it is), --port=5678, --sim-ports=4010,4020,4030,4040,
+// Flags (all optional): --no-build (pack dist/ as it is), --port=5678, --sim-ports=4010,4020,4030,4040,4050,4060,
 // --user-folder=.n8n-demo/n8n, --n8n-version=2.8.4, --ready-json (print one JSON line when ready)
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -35,7 +35,9 @@ function parseArgs(argv: string[]): DemoOptions {
 	const options: DemoOptions = {
 		build: !argv.includes('--no-build'),
 		port: Number(value('port') ?? 5678),
-		simPorts: simPorts ? { platform: simPorts[0], marketplace: simPorts[1], gateway: simPorts[2], model: simPorts[3] ?? 0 } : { ...DEFAULT_PORTS },
+		simPorts: simPorts
+			? { platform: simPorts[0], marketplace: simPorts[1], gateway: simPorts[2], model: simPorts[3] ?? 0, fetch: simPorts[4] ?? 0, search: simPorts[5] ?? 0 }
+			: { ...DEFAULT_PORTS },
 		userFolder: path.resolve(value('user-folder') ?? path.join(DEMO_DIR, 'n8n')),
 		version: value('n8n-version') ?? N8N_STABLE,
 		readyJson: argv.includes('--ready-json'),
@@ -104,7 +106,7 @@ async function main(): Promise<void> {
 		const [runtime, tarballs] = await Promise.all([ensureN8n(options.version), buildAndPack({ build: options.build })]);
 		if (await stoppedMeanwhile()) return;
 
-		log('Starting the simulator (platform, marketplace, x402 gateway with a local anvil chain) ...');
+		log('Starting the simulator (platform with its page fetch and Google search, marketplace, x402 gateway with a local anvil chain) ...');
 		const info = await simulator.start(options.simPorts);
 		simulator.onExit((code) => void stopAll(`The simulator exited (${code})`, 1));
 		if (await stoppedMeanwhile()) return;

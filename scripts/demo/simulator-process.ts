@@ -15,7 +15,7 @@ export class SimulatorProcess {
 	async start(ports: SimulatorPorts, timeoutMs = 120_000): Promise<SimulatorInfo> {
 		const child = spawn(
 			process.execPath,
-			['--import', 'tsx', path.join('test', 'simulator', 'cli.ts'), '--json', `--ports=${ports.platform},${ports.marketplace},${ports.gateway},${ports.model ?? 0}`],
+			['--import', 'tsx', path.join('test', 'simulator', 'cli.ts'), '--json', `--ports=${ports.platform},${ports.marketplace},${ports.gateway},${ports.model ?? 0},${ports.fetch ?? 0},${ports.search ?? 0}`],
 			{ cwd: REPO_ROOT, env: cleanEnv(), stdio: ['ignore', 'pipe', 'pipe'], detached: true },
 		);
 		this.child = child;

@@ -18,7 +18,7 @@ async function createScraper(agent = 'general') {
 }
 
 describe('AI Scraper > Create and Run', () => {
-	it('sends url, prompt and agent only, and outputs the AI result with example output', async () => {
+	it('sends url, prompt (also as message, the same text) and agent only, and outputs the AI result with example output', async () => {
 		const record = await createScraper();
 		const requests = ctx.sim.server.log.for(ROUTES.createAndRun);
 		expect(requests).toHaveLength(1);
@@ -26,6 +26,7 @@ describe('AI Scraper > Create and Run', () => {
 		expect(requests[0].body).toEqual({
 			url: 'https://shop.example.com/products',
 			prompt: 'Extract every product with name and price',
+			message: 'Extract every product with name and price',
 			agent: 'general',
 		});
 		expect(record.type).toBe('AI');
@@ -49,6 +50,7 @@ describe('AI Scraper > Create and Run', () => {
 		expect(ctx.sim.server.log.last(ROUTES.createAndRun)?.body).toEqual({
 			url: 'https://shop.example.com/',
 			prompt: 'Titles',
+			message: 'Titles',
 			agent: 'listing',
 			proxyCountry: 'de',
 		});

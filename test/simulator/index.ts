@@ -3,15 +3,20 @@ import { GatewaySimulator, PRICE_ATOMIC, type GatewaySimulatorOptions } from './
 import { MARKETPLACE_DEMO_TOKEN, MarketplaceSimulator, type MarketplaceSimulatorOptions } from './marketplace';
 import { ModelSimulator, SCRIPTED_MODEL_ID, type ModelSimulatorOptions } from './model';
 import { DEMO_AI_SCRAPER_IDS, DEMO_MANUAL_SCRAPER_IDS, PLATFORM_DEMO_TOKEN, PlatformSimulator, type PlatformSimulatorOptions } from './platform';
+import { FetchSimulator, type FetchSimulatorOptions } from './platform/fetch';
+import { SearchSimulator, type SearchSimulatorOptions } from './platform/search';
 
 export { SimClock } from './core/clock';
 export { GatewaySimulator, PRICE_ATOMIC } from './gateway';
 export { MarketplaceSimulator, MARKETPLACE_DEMO_TOKEN } from './marketplace';
 export { ModelSimulator, SCRIPTED_MODEL_ID, type ScriptTurn, type ScriptedToolCall, type ScriptArgument } from './model';
 export { PlatformSimulator, PLATFORM_DEMO_TOKEN, DEMO_AI_SCRAPER_IDS, DEMO_MANUAL_SCRAPER_IDS } from './platform';
+export { FetchSimulator, FETCH_ROUTES, TIMEOUT_MARKER } from './platform/fetch';
+export { SearchSimulator, SEARCH_ROUTES } from './platform/search';
+export { EMPTY_MARKER } from './platform/serp';
 
 /** Ports the standalone simulator (`npm run simulator`, the demo) uses unless told otherwise. */
-export const DEFAULT_PORTS = { platform: 4010, marketplace: 4020, gateway: 4030, model: 4040 } as const;
+export const DEFAULT_PORTS = { platform: 4010, marketplace: 4020, gateway: 4030, model: 4040, fetch: 4050, search: 4060 } as const;
 
 export interface SimulatorPorts {
 	platform: number;
@@ -19,6 +24,9 @@ export interface SimulatorPorts {
 	gateway: number;
 	/** The scripted chat model (section D); a free port when omitted. */
 	model?: number;
+	/** The platform's page fetch and Google search, each on a host of its own; free ports when omitted. */
+	fetch?: number;
+	search?: number;
 }
 
 export interface StartSimulatorOptions {
@@ -30,6 +38,8 @@ export interface StartSimulatorOptions {
 	marketplace?: Omit<MarketplaceSimulatorOptions, 'clock'>;
 	gateway?: Omit<GatewaySimulatorOptions, 'clock' | 'port'>;
 	model?: Omit<ModelSimulatorOptions, 'clock'>;
+	fetch?: FetchSimulatorOptions;
+	search?: SearchSimulatorOptions;
 	/**
 	 * Seed the demo account's history (`PlatformSimulator.seedDemo`, `MarketplaceSimulator.seedDemo`): finished
 	 * results for every demo scraper, so lists built from the results show them. The standalone simulator (and so
@@ -45,6 +55,9 @@ export interface SimulatorInfo {
 	gatewayUrl: string;
 	/** The scripted OpenAI-compatible chat model, `<url>/v1`: the Base URL of an openAiApi credential (any API key). */
 	modelUrl: string;
+	/** The page fetch (`GET /?url=…`) and the Google search (`POST /api/google/serp/v2/sync`): the platform's token. */
+	fetchUrl: string;
+	searchUrl: string;
 	platformToken: string;
 	marketplaceToken: string;
 	/** Scraper ids the demo account owns, for reruns and bulk jobs. */
@@ -66,6 +79,9 @@ export interface SimulatorInfo {
 export interface RunningSimulator {
 	clock: SimClock;
 	platform: PlatformSimulator;
+	/** The platform's page fetch and Google search, on hosts of their own (the platform's tokens and rate window). */
+	fetch: FetchSimulator;
+	search: SearchSimulator;
 	marketplace: MarketplaceSimulator;
 	gateway: GatewaySimulator;
 	/** The scripted chat model (`setScript`, `requests`, `toolMessages()`, `offeredTools()`). */
@@ -76,13 +92,16 @@ export interface RunningSimulator {
 }
 
 /**
- * Starts every section of the interface on loopback, sharing one simulated clock, plus the gateway's local
+ * Starts every section of the interface on loopback, sharing one simulated clock (the platform's page fetch and
+ * Google search each on a port of their own, as the real service has a host for each), plus the gateway's local
  * anvil chain. Used by the standalone simulator (`npm run simulator`), the demo and the end-to-end tests.
  */
 export async function startSimulator(options: StartSimulatorOptions = {}): Promise<RunningSimulator> {
 	const clock = options.clock ?? new SimClock();
-	const ports = { platform: 0, marketplace: 0, gateway: 0, model: 0, ...options.ports };
+	const ports = { platform: 0, marketplace: 0, gateway: 0, model: 0, fetch: 0, search: 0, ...options.ports };
 	const platform = new PlatformSimulator({ ...options.platform, clock });
+	const fetchHost = new FetchSimulator(platform, options.fetch);
+	const searchHost = new SearchSimulator(platform, options.search);
 	const marketplace = new MarketplaceSimulator({ ...options.marketplace, clock });
 	const model = new ModelSimulator({ ...options.model, clock });
 	if (options.demoData) {
@@ -100,6 +119,10 @@ export async function startSimulator(options: StartSimulatorOptions = {}): Promi
 	try {
 		await platform.listen(ports.platform);
 		started.push(platform);
+		await fetchHost.listen(ports.fetch ?? 0);
+		started.push(fetchHost);
+		await searchHost.listen(ports.search ?? 0);
+		started.push(searchHost);
 		await marketplace.listen(ports.marketplace);
 		started.push(marketplace);
 		await model.listen(ports.model ?? 0);
@@ -114,6 +137,8 @@ export async function startSimulator(options: StartSimulatorOptions = {}): Promi
 	return {
 		clock,
 		platform,
+		fetch: fetchHost,
+		search: searchHost,
 		marketplace,
 		gateway,
 		model,
@@ -122,6 +147,8 @@ export async function startSimulator(options: StartSimulatorOptions = {}): Promi
 			marketplaceUrl: marketplace.url,
 			gatewayUrl: gateway.url,
 			modelUrl: model.baseUrl,
+			fetchUrl: fetchHost.url,
+			searchUrl: searchHost.url,
 			platformToken: PLATFORM_DEMO_TOKEN,
 			marketplaceToken: MARKETPLACE_DEMO_TOKEN,
 			demoAiScraperIds: DEMO_AI_SCRAPER_IDS,
@@ -145,6 +172,8 @@ export function describeSimulator(info: SimulatorInfo): string {
 	const { chain } = info;
 	return [
 		`Platform API     ${info.platformUrl}   token (x-api-token): ${info.platformToken}`,
+		`  Page fetch     ${info.fetchUrl}   GET /?url=...  (the platform's token; credential field Fetch Base URL)`,
+		`  Google search  ${info.searchUrl}   POST /api/google/serp/v2/sync  (the platform's token; Search Base URL)`,
 		`Marketplace API  ${info.marketplaceUrl}   token (Bearer): ${info.marketplaceToken}`,
 		`x402 gateway     ${info.gatewayUrl}   ${chain.priceUsdc} USDC per request on ${chain.network} (anvil RPC ${chain.rpcUrl})`,
 		`  USDC token ${chain.tokenAddress}, payee ${chain.payTo}`,

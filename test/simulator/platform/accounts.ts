@@ -45,6 +45,12 @@ export interface PlatformUser {
 	/** Requests in flight at once; when undefined, the simulator's `concurrencyLimit` option, else the plan's default. */
 	concurrencyLimit?: number;
 	tokenLimit: number;
+	/**
+	 * A token limit set by `setAccountLimits`: reported as `tokenLimit` and enforced (403 `Token limit exceeded` on the
+	 * token-spending endpoints once `tokenUsage` reaches it). The seeded plans' limits are reported only, so tests and
+	 * demos that run thousands of scrapes never reach them.
+	 */
+	enforcedTokenLimit?: number;
 	billingSubscriptionId: string;
 	billingStatus: string;
 	endsAt: string;

@@ -42,6 +42,13 @@ export function forbidden(): SimReply {
 	return errorReply(403);
 }
 
+/** Public facts: a 403 can also say the plan's tokens are spent, a matter of the plan, not of permissions. */
+export const TOKEN_LIMIT_MESSAGE = 'Token limit exceeded';
+
+export function tokenLimitExceeded(): SimReply {
+	return errorReply(403, TOKEN_LIMIT_MESSAGE);
+}
+
 export function notFound(): SimReply {
 	return errorReply(404);
 }

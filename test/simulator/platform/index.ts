@@ -14,6 +14,7 @@ import {
 } from './accounts';
 import { analyticsSummary, parseWindow, proxyBandwidth } from './analytics';
 import { cancelBulkJob, createBulkJob, type BulkJob } from './bulk';
+import { mapOptionsOf, readCreateBody } from './create';
 import {
 	SCREENSHOT_BASE64,
 	type MapOptions,
@@ -33,6 +34,7 @@ import {
 	forbidden,
 	notFound,
 	platformErrorBody,
+	tokenLimitExceeded,
 	tooManyRequests,
 	unauthorized,
 	unauthorizedExpired,
@@ -60,12 +62,9 @@ import {
 	Issues,
 	bodyObject,
 	isUuid,
-	optionalEnum,
-	optionalPattern,
 	optionalPositiveInteger,
 	optionalRegex,
 	requireHttpUrl,
-	requireString,
 	requireUrlArray,
 	requireUuid,
 } from './validation';
@@ -83,7 +82,7 @@ export {
 } from './accounts';
 export { CONCURRENCY_BY_PLAN, RETRY_AFTER_CONCURRENCY_SECONDS, type ConcurrencyStats } from '../core/concurrency';
 export { FAIL_MARKER } from './content';
-export { PlatformSimError, platformErrorBody } from './errors';
+export { PlatformSimError, TOKEN_LIMIT_MESSAGE, platformErrorBody } from './errors';
 
 /** Manual scrapers of the demo user, ready for bulk reruns. */
 export const DEMO_MANUAL_SCRAPER_IDS: string[] = [
@@ -172,6 +171,12 @@ export interface PlatformAccountLimits {
 	rateTtl?: number;
 	/** Requests in flight at once; null goes back to the default (`concurrencyLimit` option, else the plan's). */
 	concurrency?: number | null;
+	/**
+	 * The plan's token limit, enforced: once the account's `tokenUsage` reaches it, the token-spending endpoints
+	 * (scrapers-ai, both reruns, both bulk starts) answer 403 `Token limit exceeded`. null goes back to the seeded
+	 * limit, reported and not enforced.
+	 */
+	tokenLimit?: number | null;
 }
 
 /** `concurrencyStats` answer: the account's statistics and the concurrency limit now in force for it. */
@@ -197,14 +202,14 @@ export interface SeedResultsOverrides {
 	apiTokenName?: string;
 }
 
-interface Caller {
+/** Who sent an authenticated request: the token's user and the token itself. */
+export interface Caller {
 	user: PlatformUser;
 	token: ApiToken;
 }
 
-type CallerHandler = (req: SimRequest, caller: Caller) => SimReply;
+export type CallerHandler = (req: SimRequest, caller: Caller) => SimReply;
 
-const PROXY_COUNTRY = /^[a-zA-Z]{2}$/;
 /** The interface's map-agent defaults. */
 const MAP_DEFAULTS: Readonly<MapOptions> = { maxDepth: 2, maxPages: 50, limit: 1000 };
 const SEED_STATUSES: ResultStatus[] = ['Finished', 'Finished', 'Failed', 'Finished', 'Processing', 'Finished', 'Running'];
@@ -252,6 +257,8 @@ export class PlatformSimulator extends SimSection {
 	private readonly results = new Map<string, StoredResult>();
 	/** `scraperId|url` pairs a rerun has already scraped: later reruns reuse the cache (fewer tokens, faster). */
 	private readonly rerunCache = new Set<string>();
+	/** Tokens each user spent on the hosts of their own (page fetch, Google search), by user id. */
+	private readonly spentTokens = new Map<string, number>();
 	private demoSeeded = false;
 
 	constructor(options: PlatformSimulatorOptions = {}) {
@@ -300,6 +307,7 @@ export class PlatformSimulator extends SimSection {
 	startBulk(token: string, scraperId: string, urls: string[], kind: ScraperKind = 'manual'): BulkStartRecord {
 		const caller = this.accounts.require(token);
 		if (!caller.user.permissions.bulkRerun) throw new PlatformSimError(forbidden());
+		if (this.tokenLimitReached(caller.user)) throw new PlatformSimError(tokenLimitExceeded());
 		const started = this.startBulkJob({ scraperId, urls }, caller, kind);
 		if ('error' in started) throw new PlatformSimError(started.error);
 		return started.record;
@@ -379,16 +387,17 @@ export class PlatformSimulator extends SimSection {
 
 	/**
 	 * Sets the account's limits: rate limit (requests per `rateTtl` seconds; restarts its rate window) and
-	 * concurrency (requests in flight at once; `null` restores the default). Setting only `concurrency` leaves the
-	 * rate window running.
+	 * concurrency (requests in flight at once; `null` restores the default), token limit (enforced; `null` restores the
+	 * seeded one, not enforced). Setting only `concurrency` or `tokenLimit` leaves the rate window running.
 	 */
 	setAccountLimits(token: string, limits: PlatformAccountLimits): void {
 		const { user } = this.accounts.require(token);
 		if (limits.rateLimit !== undefined) user.rateLimit = limits.rateLimit;
 		if (limits.rateTtl !== undefined) user.rateTtl = limits.rateTtl;
 		if (limits.concurrency !== undefined) user.concurrencyLimit = limits.concurrency ?? undefined;
-		const onlyConcurrency = limits.concurrency !== undefined && limits.rateLimit === undefined && limits.rateTtl === undefined;
-		if (!onlyConcurrency) this.limiter.reset(user.accountId);
+		if (limits.tokenLimit !== undefined) user.enforcedTokenLimit = limits.tokenLimit ?? undefined;
+		const rateUntouched = (limits.concurrency !== undefined || limits.tokenLimit !== undefined) && limits.rateLimit === undefined && limits.rateTtl === undefined;
+		if (!rateUntouched) this.limiter.reset(user.accountId);
 	}
 
 	/**
@@ -422,6 +431,29 @@ export class PlatformSimulator extends SimSection {
 	getRecord<D = unknown>(id: string): ResultRecord<D> | undefined {
 		const stored = this.results.get(id);
 		return stored ? detailRecord<D>(live(stored, this.clock.now())) : undefined;
+	}
+
+	/** A scraper as stored: its kind, agent, instruction (and the names it came under) and create options. */
+	getScraper(id: string): StoredScraper | undefined {
+		const scraper = this.scrapers.get(id);
+		return scraper ? { ...scraper } : undefined;
+	}
+
+	// ---- the hosts of its own that take the same tokens (`fetch.ts`, `search.ts`) ----
+
+	/**
+	 * The checks of the platform's token-spending endpoints, for a host of its own that takes the platform's tokens
+	 * (the page fetch, the Google search): 401 for a missing, unknown or expired token, 429 at the account's
+	 * concurrency limit (counted by that host's own server), 429 past the account's rate window (shared with the
+	 * platform's write endpoints), 403 `Token limit exceeded` past an enforced token limit.
+	 */
+	tokenGuard(handler: CallerHandler): Handler {
+		return this.guarded({ rateLimited: true, spendsTokens: true }, handler);
+	}
+
+	/** Tokens the caller's work on such a host used: the subscription account's `tokenUsage` counts them. */
+	spendTokens({ user }: Caller, tokens: number): void {
+		this.spentTokens.set(user.id, (this.spentTokens.get(user.id) ?? 0) + tokens);
 	}
 
 	// ---- internals ----
@@ -486,6 +518,17 @@ export class PlatformSimulator extends SimSection {
 		return [...this.results.values()].filter((r) => r.userId === user.id);
 	}
 
+	/** Tokens the account has spent: every result's `tokenUsage`, bulk jobs as they stand now, and its fetches and searches. */
+	private tokenUsage(user: PlatformUser): number {
+		const now = this.clock.now();
+		return this.userResults(user).reduce((sum, r) => sum + live(r, now).tokenUsage, 0) + (this.spentTokens.get(user.id) ?? 0);
+	}
+
+	/** Only a limit set by `setAccountLimits` is enforced (and only then is the usage summed per request). */
+	private tokenLimitReached(user: PlatformUser): boolean {
+		return user.enforcedTokenLimit !== undefined && this.tokenUsage(user) >= user.enforcedTokenLimit;
+	}
+
 	/** The account's concurrency limit: its own, else the simulator's `concurrencyLimit`, else its plan's. */
 	private concurrencyLimitOf(user: PlatformUser): number {
 		return user.concurrencyLimit ?? this.options.concurrencyLimit ?? planConcurrency(user.plan);
@@ -493,10 +536,11 @@ export class PlatformSimulator extends SimSection {
 
 	/**
 	 * Auth (401), then the account's concurrency limit (429 at once; admitted requests wait the route's latency in
-	 * flight), then its rate limit (429) where the interface lists it, then permission (403).
+	 * flight), then its rate limit (429) where the interface lists it, then permission (403), then, on the endpoints
+	 * that spend tokens, an enforced token limit (403 `Token limit exceeded`).
 	 */
 	private guarded(
-		options: { rateLimited?: boolean; permission?: keyof PlatformUser['permissions'] },
+		options: { rateLimited?: boolean; permission?: keyof PlatformUser['permissions']; spendsTokens?: boolean },
 		handler: CallerHandler,
 	): Handler {
 		return async (req) => {
@@ -511,6 +555,7 @@ export class PlatformSimulator extends SimSection {
 				if (retryAfter !== undefined) return tooManyRequests(retryAfter);
 			}
 			if (options.permission && !user.permissions[options.permission]) return forbidden();
+			if (options.spendsTokens && this.tokenLimitReached(user)) return tokenLimitExceeded();
 			return handler(req, { user, token });
 		};
 	}
@@ -521,28 +566,28 @@ export class PlatformSimulator extends SimSection {
 		s.route(
 			'POST',
 			'/api/v1/scrapers-ai',
-			this.guarded({ rateLimited: true, permission: 'aiScrapers' }, (req, caller) => this.createAndRun(req, caller)),
+			this.guarded({ rateLimited: true, permission: 'aiScrapers', spendsTokens: true }, (req, caller) => this.createAndRun(req, caller)),
 		);
 		s.route(
 			'POST',
 			'/api/v1/scrapers-ai-rerun',
-			this.guarded({ rateLimited: true, permission: 'aiScrapers' }, (req, caller) => this.rerun(req, caller, 'ai')),
+			this.guarded({ rateLimited: true, permission: 'aiScrapers', spendsTokens: true }, (req, caller) => this.rerun(req, caller, 'ai')),
 		);
 		s.route(
 			'POST',
 			'/api/v1/scrapers-ai-rerun/bulk',
-			this.guarded({ rateLimited: true, permission: 'bulkRerun' }, (req, caller) => this.bulkRerun(req, caller, 'ai')),
+			this.guarded({ rateLimited: true, permission: 'bulkRerun', spendsTokens: true }, (req, caller) => this.bulkRerun(req, caller, 'ai')),
 		);
 		// A manual scraper's rerun takes the permission its bulk rerun takes (the account may run manual scrapers).
 		s.route(
 			'POST',
 			'/api/v1/scrapers-manual-rerun',
-			this.guarded({ rateLimited: true, permission: 'bulkRerun' }, (req, caller) => this.rerun(req, caller, 'manual')),
+			this.guarded({ rateLimited: true, permission: 'bulkRerun', spendsTokens: true }, (req, caller) => this.rerun(req, caller, 'manual')),
 		);
 		s.route(
 			'POST',
 			'/api/v1/scrapers-manual-rerun/bulk',
-			this.guarded({ rateLimited: true, permission: 'bulkRerun' }, (req, caller) => this.bulkRerun(req, caller, 'manual')),
+			this.guarded({ rateLimited: true, permission: 'bulkRerun', spendsTokens: true }, (req, caller) => this.bulkRerun(req, caller, 'manual')),
 		);
 		s.route(
 			'PATCH',
@@ -565,13 +610,11 @@ export class PlatformSimulator extends SimSection {
 	}
 
 	private subscriptionAccount({ user }: Caller): SimReply {
-		const now = this.clock.now();
-		const tokenUsage = this.userResults(user).reduce((sum, r) => sum + live(r, now).tokenUsage, 0);
 		const account: SubscriptionAccount = {
 			id: user.accountId,
 			userId: user.id,
-			tokenLimit: user.tokenLimit,
-			tokenUsage,
+			tokenLimit: user.enforcedTokenLimit ?? user.tokenLimit,
+			tokenUsage: this.tokenUsage(user),
 			quantity: 1,
 			rateLimit: user.rateLimit ?? this.options.rateLimit,
 			rateTtl: user.rateTtl ?? this.options.rateTtl,
@@ -595,11 +638,10 @@ export class PlatformSimulator extends SimSection {
 		const issues = new Issues();
 		const body = bodyObject(req, issues);
 		if (!issues.ok) return validationFailed(issues.list);
-		const url = requireHttpUrl(issues, body, 'url');
-		const prompt = requireString(issues, body, 'prompt');
-		const agent = optionalEnum(issues, body, 'agent', AI_AGENTS) ?? 'general';
-		const proxyCountry = optionalPattern(issues, body, 'proxyCountry', PROXY_COUNTRY, 'a two-letter country code');
-		if (!issues.ok || url === undefined || prompt === undefined) return validationFailed(issues.list);
+		const input = readCreateBody(body, issues);
+		if (!issues.ok || input === undefined) return validationFailed(issues.list);
+		const { url, agent, instruction: prompt, proxyCountry, options } = input;
+		const sentOptions = Object.keys(options).length > 0 ? options : undefined;
 
 		const now = this.clock.now();
 		const scraperId = this.uuid();
@@ -611,15 +653,18 @@ export class PlatformSimulator extends SimSection {
 			agent,
 			url,
 			prompt,
+			instructionSentAs: input.sentAs,
 			proxyCountry,
+			createOptions: sentOptions,
 			createdAt: now,
 		});
 		const cost = scrapeCost('create', url);
 		const data: AiExampleData = {
 			agent,
-			prompt,
-			exampleCode: exampleCode(agent, prompt),
-			exampleOutput: exampleOutput(agent, url, prompt),
+			...(prompt === undefined ? {} : { prompt }),
+			...(sentOptions ? { options: sentOptions } : {}),
+			exampleCode: exampleCode(agent, prompt ?? ''),
+			exampleOutput: exampleOutput(agent, url, prompt ?? ''),
 			note: 'Example output only. Rerun this scraper (scrapers-ai-rerun with its scraperId) for full results.',
 		};
 		const stored = this.insertResult({
@@ -678,7 +723,9 @@ export class PlatformSimulator extends SimSection {
 
 		const scraper = this.ownScraper(input.scraperId, caller.user, kind);
 		if ('status' in scraper) return scraper;
-		const stored = this.scrape(caller, scraper, input.url, kind === 'ai' ? 'Rerun-AI' : 'Rerun-Manual', this.clock.now(), input.map);
+		// The crawl the scraper was created with, then what this rerun sends.
+		const map: MapOptions = { ...mapOptionsOf(scraper.createOptions, MAP_DEFAULTS), ...input.map };
+		const stored = this.scrape(caller, scraper, input.url, kind === 'ai' ? 'Rerun-AI' : 'Rerun-Manual', this.clock.now(), map);
 		return ok('Scraper rerun successfully', detailRecord(live(stored, this.clock.now())), this.options.rerunStatus);
 	}
 
@@ -686,17 +733,20 @@ export class PlatformSimulator extends SimSection {
 		body: Record<string, unknown>,
 		issues: Issues,
 		kind: ScraperKind,
-	): { scraperId: string; url: string; map: MapOptions } | undefined {
+	): { scraperId: string; url: string; map: Partial<MapOptions> } | undefined {
 		const scraperId = requireUuid(issues, body, 'scraperId');
 		const url = requireHttpUrl(issues, body, 'url');
-		// The map options are the AI rerun's only; the manual rerun ignores them as unknown fields.
-		const map: MapOptions = { ...MAP_DEFAULTS };
+		// The map options are the AI rerun's only; the manual rerun ignores them as unknown fields. Only those sent.
+		const map: Partial<MapOptions> = {};
 		if (kind === 'ai') {
-			map.maxDepth = optionalPositiveInteger(issues, body, 'maxDepth') ?? map.maxDepth;
-			map.maxPages = optionalPositiveInteger(issues, body, 'maxPages') ?? map.maxPages;
-			map.limit = optionalPositiveInteger(issues, body, 'limit') ?? map.limit;
-			map.includePatterns = optionalRegex(issues, body, 'includePatterns');
-			map.excludePatterns = optionalRegex(issues, body, 'excludePatterns');
+			const sent = {
+				maxDepth: optionalPositiveInteger(issues, body, 'maxDepth'),
+				maxPages: optionalPositiveInteger(issues, body, 'maxPages'),
+				limit: optionalPositiveInteger(issues, body, 'limit'),
+				includePatterns: optionalRegex(issues, body, 'includePatterns'),
+				excludePatterns: optionalRegex(issues, body, 'excludePatterns'),
+			};
+			for (const [key, value] of Object.entries(sent)) if (value !== undefined) Object.assign(map, { [key]: value });
 		}
 		if (scraperId === undefined || url === undefined) return undefined;
 		return { scraperId, url, map };

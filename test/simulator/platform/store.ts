@@ -1,5 +1,5 @@
 import { bulkState, type BulkJob } from './bulk';
-import type { AiAgent, ListedResultRecord, ResultRecord, ResultStatus, ResultType } from './types';
+import type { AiAgent, CreateOptions, ListedResultRecord, ResultRecord, ResultStatus, ResultType } from './types';
 
 export interface StoredScraper {
 	id: string;
@@ -10,7 +10,11 @@ export interface StoredScraper {
 	agent?: AiAgent;
 	url?: string;
 	prompt?: string;
+	/** The names the create sent the instruction under (`prompt`, `message` or both: the same text). */
+	instructionSentAs?: Array<'prompt' | 'message'>;
 	proxyCountry?: string;
+	/** The create options sent (listing: maxPages; map: its crawl), recorded as sent; a map rerun starts from them. */
+	createOptions?: CreateOptions;
 	createdAt: number;
 }
 

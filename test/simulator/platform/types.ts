@@ -127,10 +127,25 @@ export interface CreateAndRunRecord
 /** What the first (create-and-run) run returns: example code and example output, not final results. */
 export interface AiExampleData {
 	agent: AiAgent;
-	prompt: string;
+	/** The instruction, however it was sent (`prompt` or `message`); absent for the map agent, which takes none. */
+	prompt?: string;
+	/** The create options the scraper was made with, only those sent; absent when none were. */
+	options?: CreateOptions;
 	exampleCode: string;
 	exampleOutput: unknown;
 	note: string;
+}
+
+/**
+ * Create options of scrapers-ai (public facts): the listing agent's `maxPages`; the map agent's `maxDepth` (0-5),
+ * `maxPages` (1-1000), `limit` (1-100000), `includePatterns` and `excludePatterns` (regular expressions).
+ */
+export interface CreateOptions {
+	maxDepth?: number;
+	maxPages?: number;
+	limit?: number;
+	includePatterns?: string;
+	excludePatterns?: string;
 }
 
 /** The bulk start's record in its fullest form (`bulkStartAnswer: 'both'`): no screenshotPath or htmlContent, with curl. */

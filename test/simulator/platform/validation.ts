@@ -134,6 +134,23 @@ export function optionalPositiveInteger(
 	return value;
 }
 
+/** An optional JSON number that must be a whole number from `min` to `max`. */
+export function optionalIntegerInRange(
+	issues: Issues,
+	source: Record<string, unknown>,
+	field: string,
+	min: number,
+	max: number,
+): number | undefined {
+	const value = source[field];
+	if (value === undefined || value === null) return undefined;
+	if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
+		issues.add(field, 'isIntInRange', `${field} must be an integer from ${min} to ${max}`);
+		return undefined;
+	}
+	return value;
+}
+
 /** An optional string that must compile as a regular expression. */
 export function optionalRegex(issues: Issues, source: Record<string, unknown>, field: string): RegExp | undefined {
 	const value = source[field];

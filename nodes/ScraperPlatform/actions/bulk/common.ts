@@ -17,6 +17,9 @@ const wait = waitParameters('job', false, 'every URL of the job is finished, fai
 /** Wait for Completion; from version 3 its Max Wait and Poll Interval are in `bulkOptions`. */
 export const waitProperties: INodeProperties[] = wait.main;
 
+/** Max Wait and Poll Interval as Options entries, for an operation whose Options collection holds more. */
+export const bulkWaitOptions: INodeProperties[] = wait.options;
+
 /** The Options collection of Bulk > Start and Get from version 3, below everything else. */
 export const bulkOptions: INodeProperties = optionsCollection(wait.options, { displayOptions: { show: FROM_OPTIONS } });
 

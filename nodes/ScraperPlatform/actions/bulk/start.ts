@@ -1,78 +1,16 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, JsonObject } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import { nodeApiError } from '../../../shared/errors';
 import { runForEachItem } from '../../../shared/items';
 import type { Operation } from '../../../shared/operation';
-import { unconfirmedWorkError } from '../../../shared/unknownOutcome';
 import { InputValidator, toList } from '../../../shared/validation';
-import { getResult, platformRequest } from '../../api';
-import { ID_KINDS, RESULT_TYPES } from '../../vocabulary';
 import { scraperIdOf, scraperIdParameter } from '../common';
-import { bulkJobSimplifyProperties, bulkOptions, bulkOutputProperty, finishBulk, readBulkFinish, readJobLater, waitProperties } from './common';
-import type { BulkFinish } from './common';
-
-/** The two bulk reruns: same body and answer, one endpoint per scraper kind. */
-const BULK_PATHS = {
-	manual: '/api/v1/scrapers-manual-rerun/bulk',
-	ai: '/api/v1/scrapers-ai-rerun/bulk',
-} as const;
-
-type ScraperKind = keyof typeof BULK_PATHS;
-
-interface BulkStart {
-	kind: ScraperKind;
-	scraperId: string;
-	urls: string[];
-	finish: BulkFinish;
-}
-
-async function startJob(ctx: IExecuteFunctions, start: BulkStart, itemIndex: number): Promise<INodeExecutionData[]> {
-	const path = BULK_PATHS[start.kind];
-	const response = await platformRequest(
-		ctx,
-		{
-			method: 'POST',
-			path,
-			body: { scraperId: start.scraperId, urls: start.urls },
-			idempotent: false,
-			subject: { kind: ID_KINDS.scraper, id: start.scraperId },
-			started: { what: 'the bulk job', check: `Look for it with Result > Get Many (newest first, Filters > 'Search' ${RESULT_TYPES.bulk})` },
-		},
-		itemIndex,
-	);
-	const data = (response.data ?? {}) as IDataObject;
-	// The vendor's own clients read the new job's id from `bulkResultId`; the record's `id` is the fallback.
-	const id = [data.bulkResultId, data.id].find((value) => typeof value === 'string' && value !== '');
-	if (id === undefined) {
-		throw nodeApiError(ctx.getNode(), response as unknown as JsonObject, {
-			message: `Scraper Platform started the bulk job but its answer to POST ${path} carries no job ID`,
-			description: `Look for the new job with Result > Get Many (type ${RESULT_TYPES.bulk}) before starting it again, so it does not run twice.`,
-			itemIndex,
-		});
-	}
-	// An answer that is only the id: read the job once so the output has its status and URLs like any other.
-	const record = data.data === undefined && !start.finish.wait ? await readStartedJob(ctx, id as string, itemIndex) : data;
-	return await finishBulk(ctx, { ...record, id }, itemIndex, start.finish);
-}
-
-/** The job just started, read once: if the read fails, the message names the job, which runs anyway. */
-async function readStartedJob(ctx: IExecuteFunctions, id: string, itemIndex: number): Promise<IDataObject> {
-	try {
-		return await getResult(ctx, id, itemIndex, ID_KINDS.bulkJob);
-	} catch (error) {
-		throw unconfirmedWorkError(ctx.getNode(), {
-			work: `Bulk job "${id}"`,
-			unconfirmed: { why: 'unreadable', cause: error as Error },
-			readLater: readJobLater(id),
-			carried: { bulkJobId: id },
-			itemIndex,
-		});
-	}
-}
+import { bulkJobSimplifyProperties, bulkOptions, bulkOutputProperty, readBulkFinish, waitProperties } from './common';
+import { SCRAPER_KINDS, startBulkJob } from './startJob';
+import type { BulkStart } from './startJob';
 
 /** Everything a job needs, read and checked in this order before anything is sent; `urls` reads the URLs. */
 function readStart(ctx: IExecuteFunctions, itemIndex: number, urls: () => string[]): BulkStart {
-	const kind = new InputValidator(ctx.getNode(), itemIndex).oneOf(ctx.getNodeParameter('scraperKind', itemIndex, 'manual'), 'Scraper Kind', ['manual', 'ai'] as const);
+	const kind = new InputValidator(ctx.getNode(), itemIndex).oneOf(ctx.getNodeParameter('scraperKind', itemIndex, 'manual'), 'Scraper Kind', SCRAPER_KINDS);
 	return { kind, scraperId: scraperIdOf(ctx, itemIndex), urls: urls(), finish: readBulkFinish(ctx, itemIndex) };
 }
 
@@ -92,7 +30,7 @@ function urlsOfAllItems(ctx: IExecuteFunctions): string[] {
 }
 
 async function startJobOfAllItems(ctx: IExecuteFunctions): Promise<INodeExecutionData[]> {
-	return await startJob(ctx, readStart(ctx, 0, () => urlsOfAllItems(ctx)), 0);
+	return await startBulkJob(ctx, readStart(ctx, 0, () => urlsOfAllItems(ctx)), 0);
 }
 
 /** Every input item's URL field as one job, paired with all of them (the router pairs an error with all of them too). */
@@ -161,7 +99,7 @@ export const bulkStart: Operation = {
 		if (source === 'inputItems') return await startFromAllItems(this);
 		return await runForEachItem(this, async (itemIndex) => {
 			const urls = () => new InputValidator(this.getNode(), itemIndex).httpUrlList(this.getNodeParameter('urls', itemIndex), 'URLs', { required: true });
-			return await startJob(this, readStart(this, itemIndex, urls), itemIndex);
+			return await startBulkJob(this, readStart(this, itemIndex, urls), itemIndex);
 		});
 	},
 };

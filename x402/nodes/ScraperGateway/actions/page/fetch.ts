@@ -1,5 +1,6 @@
 import { additionalFields } from '../../../../../nodes/shared/collections';
 import type { Operation } from '../../../../../nodes/shared/operation';
+import { FETCH_LIMITS } from '../../../../../nodes/shared/pageFetch';
 import { readShaping, simplifyProperties } from '../../../../../nodes/shared/simplify';
 import type { RecordFields } from '../../../../../nodes/shared/simplify';
 import { isToolCall } from '../../../../../nodes/shared/tool';
@@ -63,7 +64,7 @@ export const pageFetch: Operation = {
 				displayName: 'Max Retries',
 				name: 'maxRetries',
 				type: 'number',
-				typeOptions: { minValue: 0, maxValue: 10 },
+				typeOptions: { minValue: FETCH_LIMITS.maxRetries.min, maxValue: FETCH_LIMITS.maxRetries.max },
 				default: 2,
 				description: 'Upstream retries, 0 to 10; 0 disables retries. Not added: the gateway default.',
 			},
@@ -100,7 +101,7 @@ export const pageFetch: Operation = {
 				displayName: 'Timeout (Seconds)',
 				name: 'timeout',
 				type: 'number',
-				typeOptions: { minValue: 1, maxValue: 300 },
+				typeOptions: { minValue: FETCH_LIMITS.timeout.min, maxValue: FETCH_LIMITS.timeout.max },
 				default: 60,
 				description: 'Upstream page timeout, 1 to 300 seconds. The node waits this long plus a margin for the answer.',
 			},
@@ -108,7 +109,7 @@ export const pageFetch: Operation = {
 				displayName: 'Token Cap',
 				name: 'tokenCap',
 				type: 'number',
-				typeOptions: { minValue: 1, maxValue: 10000 },
+				typeOptions: { minValue: FETCH_LIMITS.tokenCap.min, maxValue: FETCH_LIMITS.tokenCap.max },
 				default: 1000,
 				description: 'Upstream plan-token cap for retries, 1 to 10000. Unrelated to the USDC price.',
 			},

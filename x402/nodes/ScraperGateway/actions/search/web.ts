@@ -7,7 +7,6 @@ import { InputValidator } from '../../../../../nodes/shared/validation';
 import { chargedError, deadlineMs, getSession, parallelRequests, paymentOptions } from '../common';
 
 export const SEARCH_PATH = '/api/service/webSearch';
-const LANGUAGE = /^[a-zA-Z]{2}(-[a-zA-Z]{2})?$/;
 /** Where a webSearch answer keeps its result list, when `data` is not the list itself. */
 const RESULT_LISTS = ['results', 'items', 'organic'];
 
@@ -70,11 +69,8 @@ export const searchWeb: Operation = {
 		const fields = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
 		const country = v.countryCode(fields.country, 'Country');
 		if (country !== undefined) body.country = country;
-		const language = v.optionalString(fields.language, 'Language');
-		if (language !== undefined) {
-			if (!LANGUAGE.test(language)) v.fail('Language', `"${language.slice(0, 20)}" is not a language code`, 'Enter a language code such as en, de or pt-BR.');
-			body.language = language;
-		}
+		const language = v.languageCode(fields.language, 'Language');
+		if (language !== undefined) body.language = language;
 		const page = v.optionalInteger(fields.page, 'Page', { min: 1 });
 		if (page !== undefined) body.page = page;
 		const split = v.boolean((this.getNodeParameter('options', itemIndex, {}) as IDataObject).split ?? false, 'One Item per Result');

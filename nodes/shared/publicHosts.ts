@@ -1,11 +1,12 @@
 /**
- * Which page URLs the gateway may be asked to fetch: public http(s) pages only. Pure functions, no I/O, so
- * the rules run before any request and any signature. WHATWG URL parsing (Node's `URL`) normalises every
+ * Which page URLs the service may be asked to fetch (the x402 gateway's paid fetch and the platform's page fetch with
+ * the API token): public http(s) pages only. Pure functions, no I/O, so the rules run before any request and any
+ * signature. WHATWG URL parsing (Node's `URL`) normalises every
  * IPv4 spelling (decimal `2130706433`, hex `0x7f.1`, octal `0177.0.0.1`, short `127.1`, percent-encoded) to
  * dotted decimal, so the host is classified after parsing, never from the text the user typed.
  */
 
-import { urlHostProblem, urlTextProblem } from '../../../nodes/shared/urlRules';
+import { urlHostProblem, urlTextProblem } from './urlRules';
 
 export type HostRejection =
 	| 'ipv6Literal'
@@ -108,8 +109,8 @@ export interface UrlProblem {
 }
 
 /**
- * Checks a page URL for the gateway and returns the one URL to pay for: the WHATWG-normalised `href` of the URL
- * that passed, so the host classified here is the host the gateway reads. Rules: the spelling rules every URL
+ * Checks a page URL for a fetch and returns the one URL to send (and, at the gateway, to pay for): the
+ * WHATWG-normalised `href` of the URL that passed, so the host classified here is the host the service reads. Rules: the spelling rules every URL
  * field shares (InputValidator: no control characters, no backslash, "%" only in %XX escapes, "//" after the
  * scheme, at most one "@", the host as typed), absolute http(s), no user:password, a public host, no IPv6
  * literal. The host spelling is checked last, so a loopback address in any spelling is reported as loopback.

@@ -1,0 +1,75 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, JsonObject } from 'n8n-workflow';
+
+import { nodeApiError } from '../../../shared/errors';
+import { unconfirmedWorkError } from '../../../shared/unknownOutcome';
+import { getResult, platformRequest } from '../../api';
+import { ID_KINDS, RESULT_TYPES } from '../../vocabulary';
+import { finishBulk, readJobLater } from './common';
+import type { BulkFinish } from './common';
+
+/**
+ * The one bulk start, shared by Bulk > Start and Bulk > Retry Failed URLs: the request (never repeated), the new
+ * job's id read the way the vendor's clients read it, then the wait and the output the user chose.
+ */
+
+/** The two bulk reruns: same body and answer, one endpoint per scraper kind. */
+export const BULK_PATHS = {
+	manual: '/api/v1/scrapers-manual-rerun/bulk',
+	ai: '/api/v1/scrapers-ai-rerun/bulk',
+} as const;
+
+export type ScraperKind = keyof typeof BULK_PATHS;
+export const SCRAPER_KINDS: readonly ScraperKind[] = ['manual', 'ai'];
+
+/** A job to start, read and checked whole before anything is sent. */
+export interface BulkStart {
+	kind: ScraperKind;
+	scraperId: string;
+	urls: string[];
+	finish: BulkFinish;
+}
+
+/** Sends the start once (a 5xx or a reset is never repeated: it may have started the job), then finishes it. */
+export async function startBulkJob(ctx: IExecuteFunctions, start: BulkStart, itemIndex: number): Promise<INodeExecutionData[]> {
+	const path = BULK_PATHS[start.kind];
+	const response = await platformRequest(
+		ctx,
+		{
+			method: 'POST',
+			path,
+			body: { scraperId: start.scraperId, urls: start.urls },
+			idempotent: false,
+			subject: { kind: ID_KINDS.scraper, id: start.scraperId },
+			started: { what: 'the bulk job', check: `Look for it with Result > Get Many (newest first, Filters > 'Search' ${RESULT_TYPES.bulk})` },
+		},
+		itemIndex,
+	);
+	const data = (response.data ?? {}) as IDataObject;
+	// The vendor's own clients read the new job's id from `bulkResultId`; the record's `id` is the fallback.
+	const id = [data.bulkResultId, data.id].find((value) => typeof value === 'string' && value !== '');
+	if (id === undefined) {
+		throw nodeApiError(ctx.getNode(), response as unknown as JsonObject, {
+			message: `Scraper Platform started the bulk job but its answer to POST ${path} carries no job ID`,
+			description: `Look for the new job with Result > Get Many (type ${RESULT_TYPES.bulk}) before starting it again, so it does not run twice.`,
+			itemIndex,
+		});
+	}
+	// An answer that is only the id: read the job once so the output has its status and URLs like any other.
+	const record = data.data === undefined && !start.finish.wait ? await readStartedJob(ctx, id as string, itemIndex) : data;
+	return await finishBulk(ctx, { ...record, id }, itemIndex, start.finish);
+}
+
+/** The job just started, read once: if the read fails, the message names the job, which runs anyway. */
+async function readStartedJob(ctx: IExecuteFunctions, id: string, itemIndex: number): Promise<IDataObject> {
+	try {
+		return await getResult(ctx, id, itemIndex, ID_KINDS.bulkJob);
+	} catch (error) {
+		throw unconfirmedWorkError(ctx.getNode(), {
+			work: `Bulk job "${id}"`,
+			unconfirmed: { why: 'unreadable', cause: error as Error },
+			readLater: readJobLater(id),
+			carried: { bulkJobId: id },
+			itemIndex,
+		});
+	}
+}

@@ -1,0 +1,162 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, JsonObject } from 'n8n-workflow';
+
+import { FROM_OPTIONS, optionsCollection } from '../../../shared/collections';
+import { nodeApiError } from '../../../shared/errors';
+import { readListingLimit, returnAllProperties } from '../../../shared/listing';
+import type { Operation } from '../../../shared/operation';
+import { collectRecords, listingWalk } from '../../../shared/pages';
+import type { PageReader } from '../../../shared/pages';
+import { readShaping, simplifyProperties } from '../../../shared/simplify';
+import type { RecordFields } from '../../../shared/simplify';
+import { apiExchange } from '../../../shared/transport';
+import type { ApiRequest } from '../../../shared/transport';
+import { PLATFORM_API } from '../../api';
+import { SEARCH_HOST } from '../../hosts';
+import { readOutputAs, readSearchRequest, resultsOf, searchBody } from './googleQuery';
+import type { SearchRequest } from './googleQuery';
+
+export const SEARCH_PATH = '/api/google/serp/v2/sync';
+/** The vendor's clients give a search two minutes. */
+const SEARCH_DEADLINE_MS = 120_000;
+
+/** One Google result as an item: the fields the service lists, with the query and the page it came from. */
+const RESULT_FIELDS: RecordFields = {
+	id: 'url',
+	simplified: ['rank', 'title', 'url', 'siteName', 'displayUrl', 'snippet'],
+	all: ['query', 'page', 'rank', 'title', 'url', 'siteName', 'displayUrl', 'snippet'],
+	agent: ['rank', 'title', 'url', 'snippet'],
+};
+
+const searchOptions: INodeProperties[] = [
+	{
+		displayName: 'Language',
+		name: 'language',
+		type: 'string',
+		default: 'en',
+		placeholder: 'e.g. en',
+		description: "Language code of the results, e.g. en or pt-BR. Wins over the hl of a Google search URL in 'Query'.",
+	},
+	{
+		displayName: 'Output As',
+		name: 'outputAs',
+		type: 'options',
+		default: 'results',
+		options: [
+			{ name: 'One Item per Result', value: 'results', description: 'Rank, title, URL, site and snippet of each result' },
+			{ name: 'Result Page HTML', value: 'html', description: "Google's result page as HTML, one page ('Return All' and 'Limit' do not apply)" },
+			{ name: 'Whole Answer', value: 'answer', description: "One item per page read: the service's answer as it is" },
+		],
+		description: 'What each search outputs',
+	},
+	{
+		displayName: 'Page',
+		name: 'page',
+		type: 'number',
+		typeOptions: { minValue: 1, numberPrecision: 0 },
+		default: 1,
+		description: "The first result page to read (1 is the first; ten results a page). Wins over the start of a Google search URL in 'Query'.",
+	},
+	{
+		displayName: 'Region',
+		name: 'region',
+		type: 'string',
+		default: 'us',
+		placeholder: 'e.g. us',
+		description: "Two-letter country code the results are for. Wins over the gl of a Google search URL in 'Query'.",
+	},
+	{
+		displayName: 'Render JavaScript',
+		name: 'renderJs',
+		type: 'boolean',
+		default: true,
+		description: 'Whether Google\'s page is rendered in a browser first, for results only scripts show (e.g. an AI overview). Not added: not sent.',
+	},
+];
+
+/** Return All and Limit, the limit starting at one page of results: every page read uses plan tokens. */
+const limitProperties: INodeProperties[] = returnAllProperties().map((p) => (p.name === 'limit' ? { ...p, default: 10 } : p));
+
+/** One request of the search: never repeated after a 5xx or a lost connection (it uses plan tokens); 429 is retried. */
+function searchRequest(request: SearchRequest, page: number | undefined, format: 'json' | 'html'): ApiRequest {
+	const which = page === undefined ? '' : ` (page ${page})`;
+	return {
+		method: 'POST',
+		host: SEARCH_HOST,
+		path: SEARCH_PATH,
+		body: searchBody(request, page, format),
+		answer: format === 'html' ? 'text' : undefined,
+		idempotent: false,
+		started: { what: `the Google search for "${request.query}"${which}`, happened: 'run and used tokens', check: "Check the account's token usage (Account > Get)" },
+		timeoutMs: SEARCH_DEADLINE_MS,
+	};
+}
+
+/** The result page's HTML, for the page the user chose. */
+async function resultPageHtml(ctx: IExecuteFunctions, request: SearchRequest, itemIndex: number): Promise<INodeExecutionData[]> {
+	const answer = await apiExchange<string>(ctx, PLATFORM_API, searchRequest(request, request.page, 'html'), itemIndex);
+	return [{ json: { query: request.query, page: request.page ?? 1, html: answer.body } }];
+}
+
+/**
+ * The pages of one search from the first asked for, as a page reader: each page's results with the query and page,
+ * the next page while this one had results. `answers` keeps every answer read, for Whole Answer.
+ */
+function searchPages(ctx: IExecuteFunctions, request: SearchRequest, itemIndex: number, answers: IDataObject[]): PageReader<IDataObject> {
+	return async (page) => {
+		// Unset, the first page is the service's own: `page` is sent from the second page on.
+		const sent = request.page === undefined && page === 1 ? undefined : page;
+		const { body } = await apiExchange<IDataObject>(ctx, PLATFORM_API, searchRequest(request, sent, 'json'), itemIndex);
+		const results = resultsOf(body);
+		if (!results) {
+			const said = typeof body?.message === 'string' ? `: ${body.message}` : '';
+			throw nodeApiError(ctx.getNode(), (body ?? {}) as JsonObject, {
+				message: `The Google search for "${request.query}" was answered without a result list${said}`,
+				description: 'The node reads results from the JSON answer. Run it again later, or set \'Output As\' to \'Whole Answer\' to see what the service sent.',
+				itemIndex,
+			});
+		}
+		answers.push(body ?? {});
+		const records = results.map((record) => ({ query: request.query, page, ...record }));
+		return { records, next: records.length > 0 ? page + 1 : undefined };
+	};
+}
+
+/** A result's identity across pages: a page that repeats an earlier one brings nothing new, and the walk stops. */
+const resultKey = (record: IDataObject): string => `${String(record.rank)}|${String(record.url)}|${String(record.title)}`;
+
+export const searchGoogle: Operation = {
+	value: 'google',
+	name: 'Google',
+	// An AI Agent's tool is described by this action ("<action> in Scraper Platform"): what it returns and costs.
+	action: 'Search Google for titles, links and snippets (uses plan tokens)',
+	description: 'Get Google results for search terms or a Google search URL, page by page, with the API token',
+	properties: [
+		{
+			displayName: 'Query',
+			name: 'query',
+			type: 'string',
+			required: true,
+			default: '',
+			placeholder: 'e.g. best hiking boots 2025',
+			description: 'What to search for, or a Google search URL (https://www.google.com/search?q=…) whose q, gl, hl and start are read',
+		},
+		...limitProperties,
+		...simplifyProperties(RESULT_FIELDS, FROM_OPTIONS),
+		optionsCollection(searchOptions, { displayOptions: { show: FROM_OPTIONS } }),
+	],
+	parallel: true,
+	async execute(itemIndex) {
+		const request = readSearchRequest(this, itemIndex);
+		const outputAs = readOutputAs(this, itemIndex);
+		const { limit } = readListingLimit(this, itemIndex, undefined);
+		const shape = readShaping(this, itemIndex, RESULT_FIELDS);
+		if (outputAs === 'html') return await resultPageHtml(this, request, itemIndex);
+		const answers: IDataObject[] = [];
+		const walk = listingWalk(this, itemIndex, `the Google result list for "${request.query}"`, resultKey);
+		const records = await collectRecords(searchPages(this, request, itemIndex, answers), request.page ?? 1, limit, walk);
+		if (outputAs === 'results') return records.map((record) => ({ json: shape(record) }));
+		// Whole Answer: the pages that brought results (the first one when none did), as the service answered them.
+		const answered = answers.filter((answer) => (resultsOf(answer) ?? []).length > 0);
+		return (answered.length > 0 ? answered : answers.slice(0, 1)).map((json) => ({ json }));
+	},
+};

@@ -1,0 +1,89 @@
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+
+import { asRecords, findList } from '../../../shared/output';
+import { shownUrl } from '../../../shared/urlRules';
+import { InputValidator } from '../../../shared/validation';
+
+/** What a Google search asks for, whatever its page: the fields the user set, or the Google URL gave. */
+export interface SearchRequest {
+	query: string;
+	region?: string;
+	language?: string;
+	/** The first page to read (1 is the first); unset, the service's first page. */
+	page?: number;
+	renderJs?: boolean;
+}
+
+export const OUTPUT_AS = ['results', 'answer', 'html'] as const;
+export type OutputAs = (typeof OUTPUT_AS)[number];
+
+/** google.com, www.google.de, google.co.uk: Google's own hosts, the only ones whose search URLs are read. */
+const GOOGLE_HOST = /^(www\.)?google\.[a-z]{2,3}(\.[a-z]{2})?$/;
+const GOOGLE_URL_FIX = 'Enter search terms, or a Google search address such as https://www.google.com/search?q=running+shoes.';
+
+/**
+ * A Google search URL read as the vendor's clients read it: `q` -> query, `gl` -> region, `hl` -> language,
+ * `start` -> page floor(start/10)+1. The URL follows the rules of every URL field; one that is not a Google search
+ * is refused, naming Query, rather than searched for as text.
+ */
+function fromGoogleUrl(v: InputValidator, text: string): SearchRequest {
+	const url = new URL(v.httpUrl(text, 'Query'));
+	if (!GOOGLE_HOST.test(url.hostname) || url.pathname !== '/search') {
+		v.fail('Query', `"${shownUrl(text)}" is not a Google search URL (https://www.google.com/search?q=…)`, GOOGLE_URL_FIX);
+	}
+	const params = url.searchParams;
+	const query = params.get('q')?.trim();
+	if (!query) v.fail('Query', 'the Google search URL has no search terms (its q is empty or missing)', GOOGLE_URL_FIX);
+	const request: SearchRequest = { query };
+	const region = v.countryCode(params.get('gl'), 'Query');
+	if (region !== undefined) request.region = region;
+	const language = v.languageCode(params.get('hl'), 'Query');
+	if (language !== undefined) request.language = language;
+	const start = v.optionalInteger(params.get('start'), 'Query', { min: 0 });
+	if (start !== undefined) request.page = Math.floor(start / 10) + 1;
+	return request;
+}
+
+/**
+ * The search the item asks for, checked before anything is sent: the Query (terms or a Google search URL), then the
+ * options, which win over what the URL says (as in the vendor's clients).
+ */
+export function readSearchRequest(ctx: IExecuteFunctions, itemIndex: number): SearchRequest {
+	const v = new InputValidator(ctx.getNode(), itemIndex);
+	const text = v.requiredString(ctx.getNodeParameter('query', itemIndex), 'Query');
+	// Only what starts like a web address is read as one ("site:example.com shoes" stays search terms).
+	const request = /^https?:/i.test(text) ? fromGoogleUrl(v, text) : { query: text };
+	const options = ctx.getNodeParameter('options', itemIndex, {}) as IDataObject;
+	const region = v.countryCode(options.region, 'Region');
+	if (region !== undefined) request.region = region;
+	const language = v.languageCode(options.language, 'Language');
+	if (language !== undefined) request.language = language;
+	const page = v.optionalInteger(options.page, 'Page', { min: 1 });
+	if (page !== undefined) request.page = page;
+	if (options.renderJs !== undefined) request.renderJs = v.boolean(options.renderJs, 'Render JavaScript');
+	return request;
+}
+
+export function readOutputAs(ctx: IExecuteFunctions, itemIndex: number): OutputAs {
+	const options = ctx.getNodeParameter('options', itemIndex, {}) as IDataObject;
+	return new InputValidator(ctx.getNode(), itemIndex).oneOf(options.outputAs ?? 'results', 'Output As', OUTPUT_AS);
+}
+
+/**
+ * The body of one page's request, in the order the public facts show it. Fields the user did not set are left out;
+ * `format` is always sent, because it decides what the node reads (JSON results, or the result page's HTML).
+ */
+export function searchBody(request: SearchRequest, page: number | undefined, format: 'json' | 'html'): IDataObject {
+	const body: IDataObject = { query: request.query, region: request.region, language: request.language, page, format, renderJs: request.renderJs };
+	return Object.fromEntries(Object.entries(body).filter(([, value]) => value !== undefined)) as IDataObject;
+}
+
+/** Where a search answer keeps its results: the answer itself, or its `data`, under one of these names. */
+const RESULT_LISTS = ['results', 'organic', 'organicResults', 'items'];
+
+/** The results of one answered page, or undefined when the answer holds no result list at all. */
+export function resultsOf(answer: unknown): IDataObject[] | undefined {
+	const data = answer !== null && typeof answer === 'object' && !Array.isArray(answer) ? (answer as IDataObject).data : undefined;
+	const list = findList(answer, RESULT_LISTS) ?? findList(data, RESULT_LISTS);
+	return list === undefined ? undefined : asRecords(list);
+}

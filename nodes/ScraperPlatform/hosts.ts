@@ -1,0 +1,15 @@
+import type { HostField } from '../shared/credentials';
+
+/**
+ * The service's products on hosts of their own, sold for the platform's API token (public facts: the vendor's own
+ * clients call them with the same `x-api-token`). Each is a field of the Scraper Platform API credential whose default
+ * is the real address, so a credential saved before the field existed keeps working.
+ */
+
+/** The page fetch: `GET {host}/?url=…`, the page's HTML as the answer. */
+export const FETCH_HOST: HostField = { name: 'fetchBaseUrl', displayName: 'Fetch Base URL', default: 'https://api.mrscraper.com' };
+
+/** The Google search: `POST {host}/api/google/serp/v2/sync`. */
+export const SEARCH_HOST: HostField = { name: 'searchBaseUrl', displayName: 'Search Base URL', default: 'https://sync.scraper.mrscraper.com' };
+
+export const PLATFORM_HOSTS: readonly HostField[] = [FETCH_HOST, SEARCH_HOST];
