@@ -8,6 +8,7 @@ import path from 'node:path';
 
 import { memoryFigure } from './figures/memory';
 import { overheadFigure } from './figures/overhead';
+import { pageFetchFigure } from './figures/pageFetch';
 import { paidFigure } from './figures/paid';
 import { parallelFigure } from './figures/parallel';
 import { returnAllFigure } from './figures/returnAll';
@@ -32,6 +33,7 @@ const FIGURES: Record<number, (settings: BenchSettings) => Promise<FigureResult>
 	5: memoryFigure,
 	6: returnAllFigure,
 	7: throughputFigure,
+	8: pageFetchFigure,
 };
 
 interface Args {

@@ -42,7 +42,9 @@ export function expectExample1(run: N8nRun, sim: RunningSimulator): void {
 	expect(create[0].headers['x-api-token']).toBe(PLATFORM_DEMO_TOKEN);
 	expect(create[0].body).toEqual({
 		url: 'https://shop.example.com/products',
+		// The instruction under both names, the interface's and the vendor clients'.
 		prompt: 'Extract every product with its name, price and product page URL',
+		message: 'Extract every product with its name, price and product page URL',
 		agent: 'listing',
 	});
 	const rerun = log.for('POST /api/v1/scrapers-ai-rerun');
@@ -86,6 +88,38 @@ export function expectExample2(run: N8nRun, sim: RunningSimulator): void {
 			'Bulk Job ID': bulkId,
 		})),
 	);
+}
+
+/** Example 10: a bulk job with two failing URLs, then Bulk > Retry Failed URLs -> one row per retried URL. */
+export function expectExample10(run: N8nRun, sim: RunningSimulator): void {
+	const log = sim.platform.server.log;
+	const scraperId = DEMO_MANUAL_SCRAPER_IDS[1];
+	const urls = ['desk-1', 'sim-fail-rug-2', 'lamp-3', 'chair-4', 'sim-fail-vase-5', 'shelf-6'].map((s) => `https://shop.example.com/item/${s}`);
+	const failed = urls.filter((u) => u.includes('sim-fail'));
+	// Two starts on the same manual scraper: the six URLs, then exactly the two that failed; nothing on the AI endpoint.
+	expect(log.for('POST /api/v1/scrapers-manual-rerun/bulk').map((r) => r.body)).toEqual([
+		{ scraperId, urls },
+		{ scraperId, urls: failed },
+	]);
+	expect(log.count('POST /api/v1/scrapers-ai-rerun/bulk')).toBe(0);
+
+	const first = nodeOutput(run, 'Bulk Rerun and Wait');
+	expect(first).toHaveLength(1);
+	expect(first[0].json).toMatchObject({ completed: true, totalUrls: 6, failedUrls: 2 });
+	const retried = nodeOutput(run, 'Retry Failed URLs');
+	expect(retried).toHaveLength(1);
+	const retryId = retried[0].json.id as string;
+	expect(retryId).not.toBe(first[0].json.id);
+	const job = sim.platform.getRecord<{ urlDetails: Array<{ url: string; status: string; error: string }> }>(retryId);
+	expect(job).toMatchObject({ type: 'Bulk-AI', scraperId });
+
+	const rows = nodeOutput(run, 'Google Sheets Rows');
+	expect(rows.map((r) => r.json)).toEqual(
+		(job?.data.urlDetails ?? []).map((u) => ({ URL: u.url, 'Retry Status': u.status, Error: u.error ?? '', 'Retry Job ID': retryId, 'First Job ID': first[0].json.id })),
+	);
+	expect(rows.map((r) => r.json.URL)).toEqual(failed);
+	// The simulator fails those URLs every time: the retry ran them to the end, and they failed again.
+	expect(rows.map((r) => r.json['Retry Status'])).toEqual(['Failed', 'Failed']);
 }
 
 /** Example 3: search-engine leads -> one CRM contact per lead, as the service holds them. */

@@ -8,7 +8,8 @@ import { CREDENTIAL_REFS, demoCredentials } from '../../scripts/demo/credentials
 import { N8nInstance, nodeOutput, type ExecuteResult } from '../../scripts/demo/n8n';
 import { isInstalled, runtimeFor } from '../../scripts/demo/runtime';
 import { startSimulator, type RunningSimulator } from '../simulator/index';
-import { EXAMPLES, example, expectExample1, expectExample2, expectExample3, expectExample4, expectExample5, paymentsBefore } from './examples';
+import { EXAMPLES, example, expectExample1, expectExample10, expectExample2, expectExample3, expectExample4, expectExample5, paymentsBefore } from './examples';
+import { expectExample9 } from './pageFetchExample';
 import { binaryFile, useRegistry, tarballsUnderTest, versionsUnderTest } from './support';
 
 const PACKAGE = 'n8n-nodes-scraper-service';
@@ -186,5 +187,15 @@ describe.each(versionsUnderTest())('n8n %s runs the example workflows headless (
 	test('example 5: job board with a JSON Schema -> one row per job', async () => {
 		sim.marketplace.server.log.clear();
 		await expectExample5(expectSuccess(await n8n.execute(example('05-job-board-json-schema.json').id)), sim);
+	});
+
+	test("example 9: Page > Fetch of three URLs with the API token -> n8n's Markdown node -> one row per page", async () => {
+		sim.fetch.server.log.clear();
+		expectExample9(expectSuccess(await n8n.execute(example('09-page-fetch-to-markdown-rows.json').id)), sim);
+	});
+
+	test('example 10: bulk job, then only its failed URLs retried in one new job -> a row per retried URL', async () => {
+		sim.platform.server.log.clear();
+		expectExample10(expectSuccess(await n8n.execute(example('10-bulk-retry-failed-urls.json').id)), sim);
 	});
 });
