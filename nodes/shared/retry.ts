@@ -44,3 +44,38 @@ export function backoffDelay(attempt: number, policy: RetryPolicy): number {
 	const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** attempt);
 	return Math.round(ceiling / 2 + (Math.random() * ceiling) / 2);
 }
+
+/**
+ * The retries one request has left under a policy: waits on 429 (Retry-After, else backoff) within the time budget
+ * and count, and backoff after 5xx or no answer up to `readRetries`. Each method returns the pause to take before
+ * asking again, or undefined when the policy gives up; the caller pauses (so a stop can end it) and says why.
+ */
+export class RetryBudget {
+	/** Pauses taken after 5xx or no answer. */
+	attempts = 0;
+	rateLimitRetries = 0;
+	rateLimitWaitedMs = 0;
+	/** The Retry-After (ms) that was longer than the budget left, when that ended the 429 retries. */
+	refusedWaitMs: number | undefined;
+
+	constructor(readonly policy: RetryPolicy) {}
+
+	/** The pause before asking again after a 429 with `retryAfter`; undefined once the budget or count is spent. */
+	afterRateLimit(retryAfter: string | string[] | undefined): number | undefined {
+		const wait = parseRetryAfter(retryAfter) ?? backoffDelay(this.rateLimitRetries, this.policy);
+		const withinBudget = this.rateLimitWaitedMs + wait <= this.policy.rateLimitBudgetMs;
+		if (!withinBudget || this.rateLimitRetries >= this.policy.rateLimitRetries) {
+			this.refusedWaitMs = withinBudget ? undefined : wait;
+			return undefined;
+		}
+		this.rateLimitWaitedMs += wait;
+		this.rateLimitRetries++;
+		return wait;
+	}
+
+	/** The pause before asking again after a 5xx or no answer; undefined once the retries are used up. */
+	afterFailure(): number | undefined {
+		if (this.attempts >= this.policy.readRetries) return undefined;
+		return backoffDelay(this.attempts++, this.policy);
+	}
+}

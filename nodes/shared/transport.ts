@@ -15,7 +15,7 @@ import { apiError, nodeOperationError } from './errors';
 import type { ErrorSubject } from './errors';
 import { networkCause } from './network';
 import { pause } from './pause';
-import { backoffDelay, DEFAULT_RETRY_POLICY, parseRetryAfter } from './retry';
+import { DEFAULT_RETRY_POLICY, RetryBudget } from './retry';
 import type { RetryPolicy } from './retry';
 import { send } from './send';
 import type { FullResponse } from './send';
@@ -69,11 +69,7 @@ const AGAIN = { done: false } as const;
 
 /** One request's way through the retry policy: the counts it keeps and the errors it ends with. */
 class RequestRun<T> {
-	private rateLimitWaited = 0;
-
-	private rateLimitRetries = 0;
-
-	private readAttempts = 0;
+	private readonly retries: RetryBudget;
 
 	private readonly signal: AbortSignal | undefined;
 
@@ -84,8 +80,9 @@ class RequestRun<T> {
 		private readonly api: ApiDefinition,
 		private readonly request: ApiRequest,
 		private readonly itemIndex: number,
-		private readonly policy: RetryPolicy,
+		policy: RetryPolicy,
 	) {
+		this.retries = new RetryBudget(policy);
 		this.signal = 'getExecutionCancelSignal' in ctx ? ctx.getExecutionCancelSignal() : undefined;
 		this.limiter = requestLimiterOf(ctx);
 	}
@@ -123,7 +120,7 @@ class RequestRun<T> {
 				service: this.api.service,
 				itemIndex: this.itemIndex,
 				cause: cause.text,
-				retried: this.readAttempts > 0,
+				retried: this.retries.attempts > 0,
 				mayHaveStarted: !this.request.idempotent && !cause.neverSent,
 				started: this.request.started,
 				urlField: this.request.host?.displayName,
@@ -134,19 +131,17 @@ class RequestRun<T> {
 	/** What an HTTP answer means under the policy: the body, a retry, or an error for the user. */
 	private async judge(response: FullResponse): Promise<Step<T>> {
 		const { statusCode, body, headers } = response;
-		const { request, policy } = this;
+		const { request } = this;
 		if (statusCode >= 200 && statusCode < 300) {
 			const readable = request.answer === 'text' || body === undefined || body === '' || (body !== null && typeof body === 'object');
 			if (readable) return { done: true, answer: { body: body as T, headers } };
 			// A 2xx whose body is not JSON: the answer was cut or garbled on the way.
 			if (request.idempotent && (await this.backOff())) return AGAIN;
-			throw notJsonError(this.node(), this.api, request, { itemIndex: this.itemIndex, contentType: headers['content-type'], retried: this.readAttempts });
+			throw notJsonError(this.node(), this.api, request, { itemIndex: this.itemIndex, contentType: headers['content-type'], retried: this.retries.attempts });
 		}
 		if (statusCode === 429) {
-			const wait = parseRetryAfter(headers['retry-after']) ?? backoffDelay(this.rateLimitRetries, policy);
-			if (this.rateLimitWaited + wait <= policy.rateLimitBudgetMs && this.rateLimitRetries < policy.rateLimitRetries) {
-				this.rateLimitWaited += wait;
-				this.rateLimitRetries++;
+			const wait = this.retries.afterRateLimit(headers['retry-after']);
+			if (wait !== undefined) {
 				await pause(wait, this.signal);
 				return AGAIN;
 			}
@@ -162,14 +157,15 @@ class RequestRun<T> {
 			service: this.api.service,
 			credentialName: this.api.credentialName,
 			subject: request.subject,
-			rateLimitRetries: this.rateLimitRetries,
+			rateLimitRetries: this.retries.rateLimitRetries,
 		});
 	}
 
 	/** Waits before the next read attempt; false when the policy's read retries are used up. */
 	private async backOff(): Promise<boolean> {
-		if (this.readAttempts >= this.policy.readRetries) return false;
-		await pause(backoffDelay(this.readAttempts++, this.policy), this.signal);
+		const wait = this.retries.afterFailure();
+		if (wait === undefined) return false;
+		await pause(wait, this.signal);
 		return true;
 	}
 

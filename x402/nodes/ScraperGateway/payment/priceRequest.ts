@@ -1,7 +1,7 @@
 import type { INode } from 'n8n-workflow';
 
 import { pause } from '../../../../nodes/shared/pause';
-import { backoffDelay, DEFAULT_RETRY_POLICY, parseRetryAfter } from '../../../../nodes/shared/retry';
+import { DEFAULT_RETRY_POLICY, RetryBudget } from '../../../../nodes/shared/retry';
 import type { RetryPolicy } from '../../../../nodes/shared/retry';
 import { canceledBeforePayment, priceUnavailable, statusError, unreachable } from './errors';
 import type { Discovery, RequirementCache } from './requirementCache';
@@ -29,24 +29,15 @@ export interface PriceRequestDeps {
  * A stopped execution ends the waits and sends nothing more.
  */
 export class PriceRequest {
-	private readonly policy: RetryPolicy;
+	private readonly retries: RetryBudget;
 
 	private attempts = 0;
-
-	private backoffs = 0;
-
-	private rateLimitRetries = 0;
-
-	private rateLimitWaitedMs = 0;
-
-	/** A Retry-After (ms) longer than the rate-limit budget left, when that ended the retries. */
-	private refusedWaitMs: number | undefined;
 
 	constructor(
 		private readonly deps: PriceRequestDeps,
 		private readonly request: PaidRequest,
 	) {
-		this.policy = deps.policy ?? DEFAULT_RETRY_POLICY;
+		this.retries = new RetryBudget(deps.policy ?? DEFAULT_RETRY_POLICY);
 	}
 
 	/** Asks until a 402 (the price, checked) or a 2xx (no payment needed), or until the policy gives up. */
@@ -66,44 +57,26 @@ export class PriceRequest {
 		const { node, requirements } = this.deps;
 		if (answer.status === 402) return { kind: 'required', known: requirements.learn(this.request, answer) };
 		if (answer.status >= 200 && answer.status < 300) return { kind: 'free', answer };
-		if (answer.status === 429) {
-			if (await this.waitOutRateLimit(answer)) return undefined;
-		} else if (answer.status >= 500) {
-			if (await this.backOff()) return undefined;
-		} else {
-			throw statusError(node, this.request, answer, undefined);
-		}
+		if (answer.status < 500 && answer.status !== 429) throw statusError(node, this.request, answer, undefined);
+		const wait = answer.status === 429 ? this.retries.afterRateLimit(answer.headers['retry-after']) : this.retries.afterFailure();
+		if (await this.pausedFor(wait)) return undefined;
 		throw priceUnavailable(node, this.request, answer, {
 			attempts: this.attempts,
-			rateLimitWaitedMs: this.rateLimitWaitedMs,
-			refusedWaitMs: this.refusedWaitMs,
-			budgetMs: this.policy.rateLimitBudgetMs,
+			rateLimitWaitedMs: this.retries.rateLimitWaitedMs,
+			refusedWaitMs: this.retries.refusedWaitMs,
+			budgetMs: this.retries.policy.rateLimitBudgetMs,
 		});
 	}
 
 	/** No answer (refused, reset, timed out): nothing was paid, so it is asked again while the policy allows. */
 	private async noAnswer(failure: HttpFailure): Promise<undefined> {
-		if (await this.backOff()) return undefined;
+		if (await this.pausedFor(this.retries.afterFailure())) return undefined;
 		throw unreachable(this.deps.node, this.request, failure, this.attempts);
 	}
 
-	/** Waits before the next attempt after a 5xx or no answer; false when the retries are used up. */
-	private async backOff(): Promise<boolean> {
-		if (this.backoffs >= this.policy.readRetries) return false;
-		await pause(backoffDelay(this.backoffs++, this.policy), this.deps.signal);
-		return true;
-	}
-
-	/** Waits as a 429 asks (Retry-After, else backoff) while the budget and count allow; false when they do not. */
-	private async waitOutRateLimit(answer: HttpAnswer): Promise<boolean> {
-		const wait = parseRetryAfter(answer.headers['retry-after']) ?? backoffDelay(this.rateLimitRetries, this.policy);
-		const withinBudget = this.rateLimitWaitedMs + wait <= this.policy.rateLimitBudgetMs;
-		if (!withinBudget || this.rateLimitRetries >= this.policy.rateLimitRetries) {
-			this.refusedWaitMs = withinBudget ? undefined : wait;
-			return false;
-		}
-		this.rateLimitWaitedMs += wait;
-		this.rateLimitRetries++;
+	/** Takes the pause the budget gave (a stop ends it); false when the budget gave none. */
+	private async pausedFor(wait: number | undefined): Promise<boolean> {
+		if (wait === undefined) return false;
 		await pause(wait, this.deps.signal);
 		return true;
 	}
