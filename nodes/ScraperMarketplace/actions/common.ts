@@ -4,6 +4,7 @@ import { marketplaceRequest } from '../api';
 import type { FieldLabels } from '../api';
 import { runItem, runRecordItems } from '../runOutput';
 import { isRunDone, trackRuns, waitForRuns } from '../runs';
+import type { TrackedRun } from '../runs';
 import { STARTED_RUN_FIELDS } from '../vocabulary';
 import { FROM_OPTIONS, optionsCollection, OPTIONS_VERSION } from '../../shared/collections';
 import { idParameter, INTEGER_ID_PATTERN, readId } from '../../shared/locator';
@@ -80,10 +81,10 @@ export function waitingConcurrency(this: IExecuteFunctions): number {
 	return this.getNodeParameter('waitForCompletion', 0, true) === true ? 5 : 1;
 }
 
-/** What the service answered when runs started: their results, and the output when the user does not wait. */
+/** What the service answered when runs started: their results, and the output (of those runs) when the user does not wait. */
 export interface StartedRuns {
 	results: IDataObject[];
-	immediate: INodeExecutionData[];
+	immediate: (runs: TrackedRun[]) => INodeExecutionData[];
 }
 
 /**
@@ -93,10 +94,9 @@ export interface StartedRuns {
 function createAnswer(shaping: Shaping | undefined): (answer: IDataObject) => StartedRuns {
 	return (answer) => {
 		const results = (Array.isArray(answer.results) ? answer.results : []) as IDataObject[];
-		if (!shaping) return { results, immediate: [{ json: answer }] };
+		if (!shaping) return { results, immediate: () => [{ json: answer }] };
 		const message = typeof answer.message === 'string' ? { message: answer.message } : {};
-		const immediate = trackRuns(results).map((run) => ({ json: shaping({ ...runItem(run, false), ...message }) }));
-		return { results, immediate };
+		return { results, immediate: (runs) => runs.map((run) => ({ json: shaping({ ...runItem(run, false), ...message }) })) };
 	};
 }
 
@@ -109,7 +109,7 @@ function readStartedShaping(ctx: IExecuteFunctions, itemIndex: number): Shaping 
 /** A run answer `{data: run-list records}`: one item per result. */
 export function runAnswer(answer: IDataObject): StartedRuns {
 	const records = (Array.isArray(answer.data) ? answer.data : []) as IDataObject[];
-	return { results: records, immediate: records.map((json) => ({ json })) };
+	return { results: records, immediate: () => records.map((json) => ({ json })) };
 }
 
 /** How long a request that starts runs may take: the service answers once they are queued. It is never repeated. */
@@ -136,7 +136,7 @@ export async function startRuns(
 	);
 	const { results, immediate } = started(answer);
 	const tracked = trackRuns(results);
-	if (!choice || tracked.length === 0) return immediate;
+	if (!choice || tracked.length === 0) return immediate(tracked);
 	const runs = await waitForRuns(ctx, tracked, itemIndex, choice.wait);
 	const { maxWaitMs } = choice.wait;
 	return runs.flatMap((run) => {
