@@ -185,6 +185,13 @@ describe('results, pages, Return All and Limit', () => {
 		try {
 			const result = await ctx.run(searchOf('tea'));
 			expect(result.error?.message).toBe('The Google search for "tea" was answered without a result list: Captcha page [item 0]');
+			expect(result.error?.description).toMatch(/set 'Output As' to 'Whole Answer' to see what the service sent/);
+			// As the message advises: Whole Answer outputs that answer as it is, and reads no further page.
+			ctx.searchHost.server.log.clear();
+			const whole = await ctx.run(searchOf('tea', { returnAll: true, options: { outputAs: 'answer' } }));
+			expect(whole.error).toBeUndefined();
+			expect(whole.items.map((item) => item.json)).toEqual([{ success: false, message: 'Captcha page' }]);
+			expect(ctx.searchHost.server.log.count()).toBe(1);
 		} finally {
 			ctx.searchHost.server.afterHandle = undefined;
 		}

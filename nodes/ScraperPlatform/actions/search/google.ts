@@ -99,14 +99,19 @@ async function resultPageHtml(ctx: IExecuteFunctions, request: SearchRequest, it
 
 /**
  * The pages of one search from the first asked for, as a page reader: each page's results with the query and page,
- * the next page while this one had results. `answers` keeps every answer read, for Whole Answer.
+ * the next page while this one had results. `answers` keeps every answer read, for Whole Answer, which also takes an
+ * answer without a result list as it is (and reads no further); One Item per Result cannot, and says so.
  */
-function searchPages(ctx: IExecuteFunctions, request: SearchRequest, itemIndex: number, answers: IDataObject[]): PageReader<IDataObject> {
+function searchPages(ctx: IExecuteFunctions, request: SearchRequest, itemIndex: number, answers: IDataObject[], wholeAnswer: boolean): PageReader<IDataObject> {
 	return async (page) => {
 		// Unset, the first page is the service's own: `page` is sent from the second page on.
 		const sent = request.page === undefined && page === 1 ? undefined : page;
 		const { body } = await apiExchange<IDataObject>(ctx, PLATFORM_API, searchRequest(request, sent, 'json'), itemIndex);
 		const results = resultsOf(body);
+		if (!results && wholeAnswer) {
+			answers.push(body ?? {});
+			return { records: [], next: undefined };
+		}
 		if (!results) {
 			const said = typeof body?.message === 'string' ? `: ${body.message}` : '';
 			throw nodeApiError(ctx.getNode(), (body ?? {}) as JsonObject, {
@@ -153,7 +158,7 @@ export const searchGoogle: Operation = {
 		if (outputAs === 'html') return await resultPageHtml(this, request, itemIndex);
 		const answers: IDataObject[] = [];
 		const walk = listingWalk(this, itemIndex, `the Google result list for "${request.query}"`, resultKey);
-		const records = await collectRecords(searchPages(this, request, itemIndex, answers), request.page ?? 1, limit, walk);
+		const records = await collectRecords(searchPages(this, request, itemIndex, answers, outputAs !== 'results'), request.page ?? 1, limit, walk);
 		if (outputAs === 'results') return records.map((record) => ({ json: shape(record) }));
 		// Whole Answer: the pages that brought results (the first one when none did), as the service answered them.
 		const answered = answers.filter((answer) => (resultsOf(answer) ?? []).length > 0);
