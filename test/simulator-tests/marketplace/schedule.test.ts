@@ -77,8 +77,10 @@ function runIds(records: RunListRecord[]): number[] {
  */
 function alignTo(periodMs: number, offsetMs = 500): number {
 	const now = sim.clock.now();
-	sim.clock.advance(periodMs - (now % periodMs) + offsetMs);
-	return sim.clock.now() - offsetMs;
+	const boundary = now - (now % periodMs) + periodMs;
+	sim.clock.advance(boundary + offsetMs - now);
+	// The boundary, not a second clock reading: real time moves the clock on by a millisecond now and then.
+	return boundary;
 }
 
 const PORTAL = '/api/scrapers/real-estate-portal/create-and-run';
