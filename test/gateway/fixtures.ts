@@ -21,6 +21,9 @@ export const REQUIREMENT: PaymentRequirements = {
 };
 export const PAID_REQUEST: PaidRequest = { itemIndex: 0, path: '/api/service/scraperAPI', body: { url: 'https://example.com/' }, deadlineMs: 5_000, unit: ['page', 'pages'] };
 
+/** A payment identifier as the node derives them: 'n8n_' and 64 hex digits. */
+export const PAYMENT_ID = `n8n_${'ab'.repeat(32)}`;
+
 /** A 402's body offering `accepts` for the fetch resource. */
 export function paymentRequired(accepts: PaymentRequirements[] = [REQUIREMENT]): PaymentRequired {
 	return {

@@ -1,3 +1,5 @@
+import { randomBytes } from 'node:crypto';
+
 import type {
 	ICredentialsDecrypted,
 	ICredentialTestFunctions,
@@ -18,6 +20,7 @@ import { ledgerFor } from '../payment/ledger';
 import { describeCharge } from '../payment/receipt';
 import type { GatewayResult } from '../payment/request';
 import { GatewaySession } from '../payment/session';
+import type { PaymentIdScope } from '../payment/session';
 import { CREDENTIAL_NAME, describeWallet, readWallet } from '../payment/wallet';
 import type { CredentialProblem } from '../payment/wallet';
 
@@ -101,7 +104,22 @@ async function createSession(ctx: IExecuteFunctions): Promise<GatewaySession | C
 	}
 	// The Stop button: the price request's retries end on it (as the core's waits do), and nothing is paid after it.
 	const signal = 'getExecutionCancelSignal' in ctx ? ctx.getExecutionCancelSignal() : undefined;
-	return new GatewaySession(ctx.getNode(), result.wallet, ledgerFor(ctx, result.wallet.address), { maxTotalSpend, signal });
+	return new GatewaySession(ctx.getNode(), result.wallet, ledgerFor(ctx, result.wallet.address), { maxTotalSpend, signal, paymentIdScope: paymentIdScope(ctx) });
+}
+
+/**
+ * Where this run of the node stands: n8n's execution, node and run index, which a Retry On Fail of the node keeps,
+ * so a retried item carries the payment identifier of its first try. Without an execution id (nothing n8n runs),
+ * a random value: the identifiers are then this run's own.
+ */
+function paymentIdScope(ctx: IExecuteFunctions): PaymentIdScope {
+	const node = ctx.getNode();
+	const runIndex = ctx.getWorkflowDataProxy(0).$runIndex;
+	return {
+		execution: ctx.getExecutionId() || randomBytes(16).toString('hex'),
+		nodeId: node.id || node.name,
+		runIndex: typeof runIndex === 'number' ? runIndex : 0,
+	};
 }
 
 /** The execution's payment session; a credential problem becomes this item's error (naming the field, never the key). */

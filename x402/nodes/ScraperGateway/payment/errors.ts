@@ -142,13 +142,24 @@ export function canceledBeforePayment(node: INode, request: PaidRequest): NodeOp
 	});
 }
 
-/** A signed payment went out and no clear answer came back: say what could have been taken, and how to check. */
-export function mayHaveBeenCharged(node: INode, request: PaidRequest, signed: SignedPayment, cause: string): NodeApiError {
+/**
+ * A signed payment went out and no clear answer came back (`resent`: not to its one resend with the same payment
+ * identifier either): say what could have been taken, and how to check.
+ */
+export function mayHaveBeenCharged(node: INode, request: PaidRequest, signed: SignedPayment, cause: string, resent = false): NodeApiError {
 	const expiry = /^\d+$/.test(signed.validBefore) ? new Date(Number(signed.validBefore) * 1000).toISOString() : 'unknown';
 	const amount = formatAtomic(signed.amount);
-	return nodeApiError(node, { payer: signed.payer, nonce: signed.nonce, amount, network: signed.network } as JsonObject, {
-		message: `The payment may have been charged: ${cause} after a signed payment of ${usdc(signed.amount)} was sent (payer ${signed.payer}, nonce ${signed.nonce}, amount ${amount} USDC, network ${signed.network})`,
-		description: `The gateway settles before it fetches the page, so it may have taken the payment while the node stopped waiting. The node never resends a paid request, so this item was not paid twice. Before running it again, look for a transfer from ${signed.payer} to ${signed.payTo} with authorization nonce ${signed.nonce} on ${signed.network} (the authorization expires at ${expiry}). If pages are slow, raise 'Response Deadline (Seconds)' in the node options.`,
+	const { payer, nonce, network, paymentId } = signed;
+	const id = paymentId ? `, payment identifier ${paymentId}` : '';
+	const sent = resent
+		? 'The node sent the same payment once more, which cannot be charged twice (one authorization nonce), and got no clear answer either.'
+		: 'The node did not send it again, so this item was not paid twice.';
+	const retry = paymentId
+		? ' Retry On Fail in the node settings sends this item again with the same payment identifier, which this gateway answers from its cache without a second charge if it took the payment.'
+		: '';
+	return nodeApiError(node, { payer, nonce, amount, network, ...(paymentId ? { paymentId } : {}) } as JsonObject, {
+		message: `The payment may have been charged: ${cause} after a signed payment of ${usdc(signed.amount)} was sent (payer ${payer}, nonce ${nonce}, amount ${amount} USDC, network ${network}${id})`,
+		description: `The gateway settles before it fetches the page, so it may have taken the payment while the node stopped waiting. ${sent}${retry} Before running it again in a new execution, look for a transfer from ${payer} to ${signed.payTo} with authorization nonce ${nonce} on ${network} (the authorization expires at ${expiry}). If pages are slow, raise 'Response Deadline (Seconds)' in the node options.`,
 		itemIndex: request.itemIndex,
 	});
 }

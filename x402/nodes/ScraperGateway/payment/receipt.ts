@@ -32,13 +32,15 @@ export function decodeSettlement(header: string | undefined): Settlement | undef
 	};
 }
 
-/** What a paid call cost, as the output's `payment` field: {transaction, network, payer, amount (USDC)}. */
+/** What a paid call cost, as the output's `payment` field: {transaction, network, payer, amount (USDC), paymentId}. */
 export interface Receipt extends IDataObject {
 	transaction: string | null;
 	network: string;
 	payer: string;
 	/** USDC, decimal text, e.g. "0.01". */
 	amount: string;
+	/** The payment identifier the payment carried (the gateway's key for it), null when the gateway offers none. */
+	paymentId: string | null;
 }
 
 /** The receipt from the gateway's settlement, completed from the signed payment where the header is silent. */
@@ -49,6 +51,7 @@ export function toReceipt(signed: SignedPayment, settlement: Settlement | undefi
 		network: settlement?.network ?? signed.network,
 		payer: settlement?.payer ?? signed.payer,
 		amount: formatAtomic(atomic),
+		paymentId: signed.paymentId ?? null,
 	};
 }
 

@@ -2,6 +2,8 @@ import type { INode } from 'n8n-workflow';
 import type { PaymentRequirements, ResourceInfo } from '@x402/core/types';
 
 import { policyRefusal, unreadableRequirement } from './errors';
+import { advertisedPaymentId } from './paymentId';
+import type { PaymentIdAdvert } from './paymentId';
 import { chooseRequirement, decodePaymentRequired } from './requirements';
 import type { PaymentPolicy } from './requirements';
 import type { PaidRequest } from './request';
@@ -11,6 +13,8 @@ import type { HttpAnswer } from '../transport';
 export interface KnownRequirement {
 	requirement: PaymentRequirements;
 	resource: ResourceInfo;
+	/** The gateway's payment-identifier declaration; undefined when it does not advertise the extension. */
+	paymentId?: PaymentIdAdvert;
 }
 
 /** What the unpaid first request of a path found: the price, or an answer that needed no payment. */
@@ -67,7 +71,7 @@ export class RequirementCache {
 			this.known.delete(request.path);
 			throw policyRefusal(this.node, request, choice.reason);
 		}
-		const known: KnownRequirement = { requirement: choice.requirement, resource: paymentRequired.resource };
+		const known: KnownRequirement = { requirement: choice.requirement, resource: paymentRequired.resource, paymentId: advertisedPaymentId(paymentRequired) };
 		this.known.set(request.path, known);
 		return known;
 	}

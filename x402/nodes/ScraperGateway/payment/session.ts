@@ -3,6 +3,8 @@ import type { INode } from 'n8n-workflow';
 import { canceledBeforePayment } from './errors';
 import type { SpendLedger } from './ledger';
 import { PaidCaller } from './paidCall';
+import { derivePaymentId } from './paymentId';
+import type { PaymentIdParts } from './paymentId';
 import { PriceRequest } from './priceRequest';
 import { RequirementCache } from './requirementCache';
 import { MAX_TIMEOUT_SECONDS } from './requirements';
@@ -16,7 +18,12 @@ export interface SessionOptions {
 	maxTotalSpend?: bigint;
 	/** The execution's cancel signal: the price request's retries end on it, and nothing is signed after it. */
 	signal?: AbortSignal;
+	/** Where this run of the node stands in its execution, the parts of each item's payment identifier. */
+	paymentIdScope: PaymentIdScope;
 }
+
+/** The parts of a payment identifier shared by every item of one run of the node (see `derivePaymentId`). */
+export type PaymentIdScope = Pick<PaymentIdParts, 'execution' | 'nodeId' | 'runIndex'>;
 
 /**
  * The payments of one run of the node against one gateway. It learns the payment requirement from the first
@@ -33,15 +40,21 @@ export class GatewaySession {
 
 	private readonly signal: AbortSignal | undefined;
 
+	private readonly paymentIdScope: PaymentIdScope;
+
+	private readonly payer: string;
+
 	/** `ledger`: the spend of this node in this execution, shared by every run of it (see `ledgerFor`). */
 	constructor(
 		private readonly node: INode,
 		wallet: Wallet,
 		ledger: SpendLedger,
-		options: SessionOptions = {},
+		options: SessionOptions,
 	) {
 		this.send = sendTo(wallet.baseUrl);
 		this.signal = options.signal;
+		this.paymentIdScope = options.paymentIdScope;
+		this.payer = wallet.address;
 		this.requirements = new RequirementCache(node, {
 			network: wallet.network,
 			asset: wallet.tokenAddress,
@@ -51,7 +64,7 @@ export class GatewaySession {
 		});
 		const signer = new PaymentSigner(wallet.account, wallet.network, wallet.tokenAddress, wallet.maxAmount);
 		const { send, requirements } = this;
-		this.caller = new PaidCaller({ node, signer, ledger, maxTotalSpend: options.maxTotalSpend, send, requirements });
+		this.caller = new PaidCaller({ node, signer, ledger, maxTotalSpend: options.maxTotalSpend, send, requirements, signal: options.signal });
 	}
 
 	/**
@@ -65,6 +78,7 @@ export class GatewaySession {
 		if (found.kind === 'free') return { body: found.answer.json, receipt: null, decoded: found.answer.decoded };
 		// A price learned after the Stop button (or while waiting for another item's price) is not paid.
 		if (signal?.aborted) throw canceledBeforePayment(node, request);
-		return await this.caller.pay(request, found.known);
+		const paymentId = derivePaymentId({ ...this.paymentIdScope, itemIndex: request.itemIndex, payer: this.payer, path: request.path, body: request.body });
+		return await this.caller.pay(request, found.known, paymentId);
 	}
 }

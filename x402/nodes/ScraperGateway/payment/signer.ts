@@ -3,6 +3,9 @@ import type { PaymentRequirements, ResourceInfo } from '@x402/core/types';
 import { ExactEvmScheme } from '@x402/evm/exact/client';
 import type { PrivateKeyAccount } from 'viem/accounts';
 
+import { paymentIdExtensions } from './paymentId';
+import type { PaymentIdAdvert } from './paymentId';
+
 /** One signed payment, ready to send, with what identifies it if its outcome becomes unknown. */
 export interface SignedPayment {
 	/** Value of the PAYMENT-SIGNATURE header. */
@@ -16,6 +19,8 @@ export interface SignedPayment {
 	asset: string;
 	/** Unix seconds after which the authorization can no longer be used. */
 	validBefore: string;
+	/** The payment identifier carried in the payload, when the gateway advertises the extension. */
+	paymentId?: string;
 }
 
 /**
@@ -43,9 +48,13 @@ export class PaymentSigner {
 		this.http = new x402HTTPClient(this.client);
 	}
 
-	/** Signs a payment for `requirement`; `accepted` in the payload is that requirement object, unchanged. */
-	async sign(requirement: PaymentRequirements, resource: ResourceInfo): Promise<SignedPayment> {
-		const payload = await this.http.createPaymentPayload({ x402Version: 2, resource, accepts: [requirement] });
+	/**
+	 * Signs a payment for `requirement`; `accepted` in the payload is that requirement object, unchanged. With a
+	 * `paymentId`, the payload's extensions carry it (and nothing else the gateway declared).
+	 */
+	async sign(requirement: PaymentRequirements, resource: ResourceInfo, paymentId?: { advert: PaymentIdAdvert; id: string }): Promise<SignedPayment> {
+		const extensions = paymentId ? paymentIdExtensions(paymentId.advert, paymentId.id) : undefined;
+		const payload = await this.http.createPaymentPayload({ x402Version: 2, resource, accepts: [requirement], extensions });
 		const authorization = (payload.payload as { authorization?: Record<string, string> }).authorization ?? {};
 		const headers = this.http.encodePaymentSignatureHeader(payload);
 		return {
@@ -57,6 +66,7 @@ export class PaymentSigner {
 			network: requirement.network,
 			asset: requirement.asset,
 			validBefore: String(authorization.validBefore ?? ''),
+			paymentId: paymentId?.id,
 		};
 	}
 }
