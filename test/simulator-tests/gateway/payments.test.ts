@@ -1,5 +1,6 @@
 import { decodePaymentRequiredHeader, decodePaymentResponseHeader, encodePaymentSignatureHeader } from '@x402/core/http';
 import type { PaymentPayload } from '@x402/core/types';
+import { declarePaymentIdentifierExtension } from '@x402/extensions/payment-identifier';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 
 import { payingFetch, paymentRequiredFor, signPayment } from '../../simulator/gateway/client';
@@ -103,6 +104,7 @@ describe('402 Payment Required', () => {
 					extra: { name: 'USD Coin', version: '2' },
 				},
 			],
+			extensions: { 'payment-identifier': declarePaymentIdentifierExtension(false) },
 		});
 		expect(response.json).toEqual(decoded);
 		expect(sim.rejections).toEqual([expect.objectContaining({ stage: 'missing' })]);

@@ -39,6 +39,11 @@ export interface SimReply {
 	text?: string;
 	/** Sent as is. */
 	buffer?: Buffer;
+	/**
+	 * Destroys the connection instead of answering (nothing is written; `status` is ignored and the log entry keeps
+	 * no status, as with a `reset` fault): a handler's way to lose an answer after doing its work.
+	 */
+	drop?: true;
 }
 
 export type Handler = (req: SimRequest) => SimReply | Promise<SimReply>;
@@ -290,8 +295,8 @@ export class SimServer {
 
 			// A request that was never admitted waits the route's latency before its answer (a concurrency 429 does not).
 			if (!latencyWaited && !refusedForConcurrency) await waitLatency();
-			if (aborted) {
-				// The simulator closed during the wait: drop the connection, answer nothing.
+			if (aborted || reply.drop) {
+				// The simulator closed during the wait, or the handler drops its answer: close the connection, answer nothing.
 				req.socket.destroy();
 				return;
 			}

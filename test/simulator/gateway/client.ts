@@ -5,6 +5,7 @@
 import { encodePaymentSignatureHeader } from '@x402/core/http';
 import type { Network, PaymentPayload, PaymentRequired, PaymentRequirements } from '@x402/core/types';
 import { ExactEvmScheme } from '@x402/evm/exact/client';
+import { appendPaymentIdentifierToExtensions } from '@x402/extensions/payment-identifier';
 import { wrapFetchWithPayment, x402Client } from '@x402/fetch';
 import { privateKeyToAccount } from 'viem/accounts';
 
@@ -36,13 +37,21 @@ export function payingFetch(
 	return wrapFetchWithPayment(fetch, createPayingClient(sim, wallet, options)) as typeof fetch;
 }
 
-/** Signs a payment for the requirement the gateway advertises now (or for `paymentRequired`), offline. */
+/**
+ * Signs a payment for the requirement the gateway advertises now (or for `paymentRequired`), offline. With
+ * `paymentId`, the payload's extensions carry it (`appendPaymentIdentifierToExtensions` on a copy of the
+ * PAYMENT-REQUIRED's extensions: added only when that object declares `payment-identifier`; throws on an invalid id).
+ */
 export async function signPayment(
 	sim: GatewaySimulator,
 	wallet: Pick<DevWallet, 'privateKey'>,
-	options: { service?: GatewayService; paymentRequired?: PaymentRequired; network?: string } = {},
+	options: { service?: GatewayService; paymentRequired?: PaymentRequired; network?: string; paymentId?: string } = {},
 ): Promise<{ payload: PaymentPayload; header: string }> {
-	const paymentRequired = options.paymentRequired ?? sim.paymentRequired(options.service ?? 'scraperAPI');
+	let paymentRequired = options.paymentRequired ?? sim.paymentRequired(options.service ?? 'scraperAPI');
+	if (options.paymentId !== undefined) {
+		const extensions = appendPaymentIdentifierToExtensions(structuredClone(paymentRequired.extensions ?? {}), options.paymentId);
+		paymentRequired = { ...paymentRequired, extensions };
+	}
 	const client = createPayingClient(sim, wallet, { network: options.network ?? paymentRequired.accepts[0]?.network });
 	client.setSpendControls(false);
 	const payload = await client.createPaymentPayload(paymentRequired);

@@ -9,11 +9,22 @@ import { getAddress, type Hex, type TransactionReceipt } from 'viem';
 import { SimClock } from '../core/clock';
 import { SimServer, type SimReply, type SimRequest } from '../core/server';
 import { LocalChain, PRICE_ATOMIC, type DevWallet } from './chain';
+import {
+	DEFAULT_PAYMENT_IDENTIFIER_MODE,
+	PaymentIdCache,
+	paymentIdentifierExtensions,
+	readPaymentId,
+	signedByPayer,
+	type PaymentIdClaim,
+	type PaymentIdentifierMode,
+	type ReplayRecord,
+} from './paymentIds';
 import { simulateFetch, simulateSearch, type FetchData, type SearchData } from './upstream';
 import { validateFetchRequest, validateSearchRequest, type ValidationIssue, type ValidationResult } from './validation';
 
 export { ANVIL_MNEMONIC, DEFAULT_FUNDING_ATOMIC, PRICE_ATOMIC, deriveDevWallets, type DevWallet } from './chain';
 export { decodeJpeg, encodeJpeg, padJpegToBytes, type DecodedJpeg } from './jpeg';
+export { DEFAULT_PAYMENT_IDENTIFIER_MODE, type PaymentIdentifierMode, type ReplayRecord } from './paymentIds';
 export {
 	RESULTS_PER_PAGE,
 	SCREENSHOT_HEIGHT,
@@ -50,6 +61,11 @@ export interface GatewayRuntimeOptions {
 	upstreamDelayMs: number;
 	/** Grow every screenshot to this many bytes (still a valid JPEG): memory benchmarks. Undefined: natural size. */
 	screenshotBytes: number | undefined;
+	/**
+	 * x402 `payment-identifier` extension: advertised in every 402 (`required: false` / `true`) and honoured (an
+	 * identifier's settled answer is replayed, never charged twice), or `off` (not advertised, identifiers ignored).
+	 */
+	paymentIdentifier: PaymentIdentifierMode;
 }
 
 export interface GatewaySimulatorOptions extends Partial<GatewayRuntimeOptions> {
@@ -87,13 +103,18 @@ export interface SettlementRecord {
 	target: string;
 	/** Whether the upstream work after settlement succeeded; undefined until it finished. */
 	upstreamOk?: boolean;
+	/** The payload's `payment-identifier` id, when it carried one and the extension is on. */
+	paymentId?: string;
 }
 
 /** A paid request that was refused: nothing was charged. */
 export interface PaymentRejection {
 	service: GatewayService;
-	/** Where it stopped: no header, header not decodable, payload not for a current requirement, verify, settle. */
-	stage: 'missing' | 'decode' | 'match' | 'verify' | 'settle';
+	/**
+	 * Where it stopped: no header, header not decodable, `payment-identifier` malformed or missing while required
+	 * (a 400), payload not for a current requirement, verify, settle.
+	 */
+	stage: 'missing' | 'decode' | 'paymentId' | 'match' | 'verify' | 'settle';
 	reason: string;
 	payer?: string;
 	nonce?: string;
@@ -110,6 +131,13 @@ export interface UpstreamRequest {
 
 /** Runs after a payment verified and before it settles: tests change chain state in between (front-run, drain). */
 export type BeforeSettleHook = (payment: { service: GatewayService; payer: string; nonce: string }) => Promise<void> | void;
+
+/**
+ * Runs after a settlement and its upstream work, just before the answer (see `setAfterSettleFault`): `'reset'` drops
+ * the connection without an answer, a status answers it with the documented error body and no PAYMENT-RESPONSE,
+ * undefined answers normally. `index` counts the settlements the hook saw since it was set, from 0.
+ */
+export type AfterSettleFault = (settled: SettlementRecord, index: number) => 'reset' | number | undefined;
 
 /** Fields of the advertised `accepts` entry a test can override; `extra: undefined` removes `extra`. */
 export type RequirementOverride = Partial<PaymentRequirements>;
@@ -192,7 +220,8 @@ function gatewayErrorBody(status: number): unknown {
  * Section A of the interface: the x402 v2 pay-per-request gateway, with real payments. Each accepted request
  * moves 0.01 USDC of a local EIP-3009 token on a local anvil chain, verified and settled by an in-process
  * x402 facilitator (@x402/core + @x402/evm). Order per request: validate (400) -> payment header (402) ->
- * verify -> settle on chain -> upstream work -> 200 envelope with PAYMENT-RESPONSE.
+ * payment-identifier (400, or the cached answer of a settled identifier) -> verify -> settle on chain -> upstream
+ * work -> 200 envelope with PAYMENT-RESPONSE.
  */
 export class GatewaySimulator {
 	readonly server: SimServer;
@@ -216,6 +245,8 @@ export class GatewaySimulator {
 	readonly rejections: PaymentRejection[] = [];
 	/** What went upstream for accepted requests, in order. */
 	readonly upstreamRequests: UpstreamRequest[] = [];
+	/** Paid requests answered from the payment-identifier cache (no verify, no charge), in order. */
+	readonly replays: ReplayRecord[] = [];
 	/** Mutable behaviour; changes apply to the next request. */
 	readonly options: GatewayRuntimeOptions;
 	readonly chain: LocalChain;
@@ -224,6 +255,9 @@ export class GatewaySimulator {
 	private readonly maxTimeoutSeconds: number;
 	private override?: RequirementOverride;
 	private beforeSettleHook?: BeforeSettleHook;
+	private afterSettleFault?: AfterSettleFault;
+	private afterSettleCount = 0;
+	private readonly paymentIds: PaymentIdCache;
 	private settleQueue: Promise<unknown> = Promise.resolve();
 	private closed = false;
 
@@ -239,7 +273,12 @@ export class GatewaySimulator {
 		this.demoWallet = chain.demoWallet;
 		this.testWallets = chain.testWallets;
 		this.maxTimeoutSeconds = options.maxTimeoutSeconds ?? DEFAULT_MAX_TIMEOUT_SECONDS;
-		this.options = { upstreamDelayMs: options.upstreamDelayMs ?? 0, screenshotBytes: options.screenshotBytes };
+		this.options = {
+			upstreamDelayMs: options.upstreamDelayMs ?? 0,
+			screenshotBytes: options.screenshotBytes,
+			paymentIdentifier: options.paymentIdentifier ?? DEFAULT_PAYMENT_IDENTIFIER_MODE,
+		};
+		this.paymentIds = new PaymentIdCache(this.clock);
 		this.facilitator = this.createFacilitator();
 		this.server = new SimServer({ name: 'gateway', clock: this.clock, errorBody: gatewayErrorBody, seed: options.seed });
 		this.server.route('POST', '/api/service/scraperAPI', (req) => this.handle(req, 'scraperAPI'));
@@ -309,7 +348,7 @@ export class GatewaySimulator {
 
 	/** The full PAYMENT-REQUIRED object for an operation (what the 402 header carries, base64-decoded). */
 	paymentRequired(service: GatewayService, error = 'Payment required'): PaymentRequired {
-		return {
+		const paymentRequired: PaymentRequired = {
 			x402Version: 2,
 			error,
 			resource: {
@@ -319,6 +358,9 @@ export class GatewaySimulator {
 			},
 			accepts: [this.paymentRequirements()],
 		};
+		const extensions = paymentIdentifierExtensions(this.options.paymentIdentifier);
+		if (extensions) paymentRequired.extensions = extensions;
+		return paymentRequired;
 	}
 
 	/**
@@ -335,6 +377,17 @@ export class GatewaySimulator {
 	 */
 	setBeforeSettleHook(hook?: BeforeSettleHook): void {
 		this.beforeSettleHook = hook;
+	}
+
+	/**
+	 * Installs (or with undefined removes) a fault applied after a settlement and its upstream work, just before the
+	 * answer: the unknown outcome of a paid request. `'reset'` destroys the connection without an answer; a status
+	 * (e.g. 500) answers it with the documented error body and no PAYMENT-RESPONSE header. The answer of a request
+	 * with a payment identifier is cached before the fault, so a resend gets it; replayed answers are not faulted.
+	 */
+	setAfterSettleFault(fault?: AfterSettleFault): void {
+		this.afterSettleFault = fault;
+		this.afterSettleCount = 0;
 	}
 
 	/** USDC balance (atomic) of an address on the local chain. */
@@ -366,17 +419,24 @@ export class GatewaySimulator {
 		await this.chain.mint(to, amountAtomic);
 	}
 
-	/** Clears records, the request log, faults and the requirement override; chain state stays. */
+	/**
+	 * Clears records, the request log, faults, hooks, the requirement override, the options and the payment-identifier
+	 * cache; chain state stays.
+	 */
 	reset(): void {
 		this.settlements.length = 0;
 		this.rejections.length = 0;
 		this.upstreamRequests.length = 0;
+		this.replays.length = 0;
+		this.paymentIds.clear();
 		this.server.log.clear();
 		this.server.faults.clear();
 		this.override = undefined;
 		this.beforeSettleHook = undefined;
+		this.setAfterSettleFault(undefined);
 		this.options.upstreamDelayMs = 0;
 		this.options.screenshotBytes = undefined;
+		this.options.paymentIdentifier = DEFAULT_PAYMENT_IDENTIFIER_MODE;
 	}
 
 	/** Stops the HTTP server and anvil (waits until the anvil process is gone). Safe to call twice. */
@@ -430,13 +490,49 @@ export class GatewaySimulator {
 		}
 		const authorization = (payload.payload as { authorization: { from: string; nonce: string } }).authorization;
 		const who = { payer: authorization.from, nonce: authorization.nonce };
+
+		// (c) payment-identifier: malformed, or missing while required -> 400; a settled one -> its cached answer.
+		const read = readPaymentId(payload, this.options.paymentIdentifier);
+		if ('issue' in read) {
+			this.reject(service, { stage: 'paymentId', reason: read.issue.message, ...who });
+			return validationReply([read.issue]);
+		}
+		// Only the payer's own signature reaches the payer's cached answers (the facilitator refuses the rest anyway).
+		if (read.id === undefined || !(await signedByPayer(payload))) return await this.charge(req, service, payload);
+		const entry = await this.paymentIds.enter(authorization.from, read.id);
+		if ('cached' in entry) {
+			this.replays.push({
+				service,
+				paymentId: read.id,
+				payer: getAddress(authorization.from),
+				nonce: authorization.nonce as Hex,
+				at: this.clock.now(),
+			});
+			return entry.cached;
+		}
+		try {
+			return await this.charge(req, service, payload, { id: read.id, claim: entry.claim });
+		} finally {
+			entry.claim.release();
+		}
+	}
+
+	/** Match, verify, settle, work, answer: one paid request without a cached answer. */
+	private async charge(
+		req: SimRequest,
+		service: GatewayService,
+		payload: PaymentPayload,
+		paymentId?: { id: string; claim: PaymentIdClaim },
+	): Promise<SimReply> {
+		const authorization = (payload.payload as { authorization: { from: string; nonce: string } }).authorization;
+		const who = { payer: authorization.from, nonce: authorization.nonce };
 		const requirement = this.paymentRequirements();
 		if (!matchesRequirement(requirement, payload.accepted)) {
 			this.reject(service, { stage: 'match', reason: 'No matching payment requirements', ...who });
 			return this.paymentRequiredReply(service, 'No matching payment requirements');
 		}
 
-		// (c) Verify, then settle on chain, then work.
+		// (d) Verify, then settle on chain, then work.
 		let invalidReason: string | undefined;
 		try {
 			const verified = await this.facilitator.verify(payload, requirement);
@@ -477,6 +573,7 @@ export class GatewaySimulator {
 			at: this.clock.now(),
 			target: service === 'scraperAPI' ? (req.body as { url: string }).url : (req.body as { query: string }).query,
 		};
+		if (paymentId) record.paymentId = paymentId.id;
 		this.settlements.push(record);
 
 		// Upstream work after settlement: its failure is reported inside a 200 and is not refunded.
@@ -497,8 +594,15 @@ export class GatewaySimulator {
 			({ ok, data, delayMs } = outcome);
 		}
 		record.upstreamOk = ok;
+		const answer: SimReply = { status: 200, headers: receiptHeader, json: { ok, service: ENVELOPE_SERVICE[service], data } };
+		// Kept for the validity window the payment was made under, before any after-settle fault.
+		paymentId?.claim.store(answer, record.at, requirement.maxTimeoutSeconds * 1000);
 		if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
-		return { status: 200, headers: receiptHeader, json: { ok, service: ENVELOPE_SERVICE[service], data } };
+
+		const fault = this.afterSettleFault ? this.afterSettleFault(record, this.afterSettleCount++) : undefined;
+		if (fault === 'reset') return { status: 0, drop: true };
+		if (typeof fault === 'number') return { status: fault, json: gatewayErrorBody(fault) };
+		return answer;
 	}
 
 	/** Settles one payment at a time: the relayer account's nonces stay in order, and replays lose cleanly. */
