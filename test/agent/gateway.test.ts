@@ -119,6 +119,36 @@ describe('the spending limit holds across all tool calls of one agent run', () =
 		expect(signedRequests(sim, logStart)).toHaveLength(3);
 	});
 
+	test('each tool call pays under its own payment identifier, the same page too; a dropped answer is resent and counted once', async () => {
+		const wallet = sim.testWallets[3];
+		const before = await balances(sim, wallet.address);
+		const settlementsStart = sim.settlements.length;
+		const replaysStart = sim.replays.length;
+		const same: ToolCall = { tool: FETCH_TOOL, input: { url: 'https://research.example.org/same' } };
+		// The first settled answer never arrives: the tool sends the same payment once more and gets it.
+		sim.setAfterSettleFault((_settled, index) => (index === 0 ? 'reset' : undefined));
+		try {
+			const result = await runAgent({
+				credentials: walletCredential(sim, wallet),
+				tools: [fetchTool({ maxTotalSpend: 0.03 })],
+				// The same page twice at once, then once more and another page: the fourth call is over the budget.
+				turns: [[same, same], [same, ...pages(1)]],
+			});
+			expect(result.error).toBeUndefined();
+			const paid = result.observations.filter((o) => o.output?.[0]?.payment).map((o) => o.output?.[0].payment as IDataObject);
+			expect(paid).toHaveLength(3);
+			expect(result.observations.filter((o) => o.output?.[0]?.response)).toEqual([expect.objectContaining({ output: [{ response: budgetSentence(3, '0.03') }] })]);
+			const settlements = sim.settlements.slice(settlementsStart);
+			expect(settlements).toHaveLength(3);
+			expect(new Set(paid.map((payment) => payment.paymentId)).size).toBe(3);
+			expect(paid.map((payment) => payment.paymentId).sort()).toEqual(settlements.map((s) => s.paymentId).sort());
+			expect(sim.replays.length - replaysStart).toBe(1);
+			expect(before.payer - (await sim.balanceOf(wallet.address))).toBe(3n * PRICE);
+		} finally {
+			sim.setAfterSettleFault(undefined);
+		}
+	});
+
 	test('another execution starts with its own budget', async () => {
 		const wallet = sim.testWallets[2];
 		const credentials = walletCredential(sim, wallet);

@@ -92,7 +92,8 @@ describe('Page: Fetch pays 0.01 USDC per page on chain, one round trip per paid 
 		expect(settlements).toHaveLength(urls.length);
 		for (const [i, j] of json.entries()) {
 			const payment = j.payment as IDataObject;
-			expect(payment).toEqual({ transaction: settlements[i].transaction, network: sim.network, payer: wallet.address, amount: '0.01' });
+			expect(payment).toEqual({ transaction: settlements[i].transaction, network: sim.network, payer: wallet.address, amount: '0.01', paymentId: settlements[i].paymentId });
+			expect(payment.paymentId).toMatch(/^n8n_[0-9a-f]{64}$/);
 			expect(await sim.txExists(payment.transaction as `0x${string}`)).toBe(true);
 			expect(settlements[i]).toMatchObject({ target: urls[i], amount: '10000', payer: wallet.address, payTo: sim.payTo });
 			expect(j).toMatchObject({ ok: true, service: 'fetchHtml', upstreamError: null });

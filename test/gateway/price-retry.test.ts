@@ -272,7 +272,15 @@ describe('a price that changes between attempts is checked; what is signed is ex
 	});
 });
 
-describe('the paid request is never retried, and keeps its "may have been charged" wording', () => {
+describe('without payment identifiers the paid request is never retried, and keeps its "may have been charged" wording', () => {
+	beforeAll(() => {
+		sim.options.paymentIdentifier = 'off';
+	});
+
+	afterAll(() => {
+		sim.options.paymentIdentifier = 'optional';
+	});
+
 	const MAY_HAVE_BEEN_CHARGED =
 		/^The payment may have been charged: the gateway answered with status 503 after a signed payment of 0\.01 USDC was sent \(payer (0x[0-9a-fA-F]{40}), nonce 0x[0-9a-f]{64}, amount 0\.01 USDC, network eip155:31337\) \[item 0\]$/;
 
@@ -286,7 +294,7 @@ describe('the paid request is never retried, and keeps its "may have been charge
 			[503, 'paid'],
 		]);
 		expect(trace.result.error?.message).toMatch(MAY_HAVE_BEEN_CHARGED);
-		expect(trace.result.error?.description).toMatch(/never resends a paid request/);
+		expect(trace.result.error?.description).toMatch(/did not send it again, so this item was not paid twice/);
 		// The injected 503 came before the gateway took anything: no settlement, no USDC moved.
 		expect(trace.settlements).toHaveLength(0);
 		expect({ spent: trace.spent, received: trace.received }).toEqual({ spent: 0n, received: 0n });
@@ -301,6 +309,25 @@ describe('the paid request is never retried, and keeps its "may have been charge
 		]);
 		const match = MAY_HAVE_BEEN_CHARGED.exec(trace.result.error?.message ?? '');
 		expect(match?.[1]).toBe(sim.testWallets[0].address);
+		expect(trace.settlements).toHaveLength(1);
+		expect({ spent: trace.spent, received: trace.received }).toEqual({ spent: PRICE, received: PRICE });
+	});
+});
+
+describe('with payment identifiers the paid request is sent once more, never a third time', () => {
+	test('503 to the paid request and to its resend after the gateway settled: the same payment twice, charged once on chain', async () => {
+		sim.server.afterHandle = (entry, reply) => (isPaid(entry) ? { status: 503, json: { error: 'service_unavailable', message: 'Service temporarily unavailable' } } : reply);
+		const trace = await fetchTraced();
+		expect(trace.exchanges).toEqual([
+			[402, 'unpaid'],
+			[503, 'paid'],
+			[503, 'paid'],
+		]);
+		const paid = trace.log.filter(isPaid);
+		expect(signedHeader(paid[1])).toBe(signedHeader(paid[0]));
+		expect(trace.result.error?.message).toMatch(
+			/^The payment may have been charged: the gateway answered with status 503, and the gateway answered with status 503 when resent once with the same payment identifier after a signed payment of 0\.01 USDC was sent \(.*, payment identifier n8n_[0-9a-f]{64}\) \[item 0\]$/,
+		);
 		expect(trace.settlements).toHaveLength(1);
 		expect({ spent: trace.spent, received: trace.received }).toEqual({ spent: PRICE, received: PRICE });
 	});

@@ -244,7 +244,12 @@ export interface RunOptions {
 	cancelAfterMs?: number;
 	/** The execution's id; each run gets its own unless set (runs sharing one are one execution to the node). */
 	executionId?: string;
+	/** The node's Retry On Fail settings, as the editor's node settings set them. */
+	retry?: RunNodeRetry;
 }
+
+/** A node's Retry On Fail settings (n8n runs a failed node again, up to `maxTries` times in all). */
+export type RunNodeRetry = Pick<INode, 'retryOnFail' | 'maxTries' | 'waitBetweenTries'>;
 
 export interface RunResult {
 	run: IRun;
@@ -429,6 +434,7 @@ export async function runNode(options: RunOptions): Promise<RunResult> {
 		credentials: credentialRefs,
 		continueOnFail: options.continueOnFail,
 		onError: options.continueOnFail ? 'continueRegularOutput' : undefined,
+		...options.retry,
 	};
 	nodeUnderTest.parameters =
 		NodeHelpers.getNodeParameters(nodeType.description.properties, options.parameters, true, false, nodeUnderTest, nodeType.description) ?? {};
