@@ -184,7 +184,7 @@ export async function expectExample4(
 	const payer = demoWallet.address as `0x${string}`;
 	const urls = ['https://example.com/pricing', 'https://example.org/about', 'https://example.net/blog'];
 	const rows = nodeOutput(run, 'Pages With Receipts');
-	expect(keysOf(rows)).toEqual(urls.map(() => ['URL', 'Markdown', 'Screenshot File', 'Paid (USDC)', 'Transaction', 'Payer', 'Network']));
+	expect(keysOf(rows)).toEqual(urls.map(() => ['URL', 'Markdown', 'Screenshot File', 'Paid (USDC)', 'Transaction', 'Payer', 'Network', 'Payment ID']));
 	expect(rows.map((r) => r.json.URL)).toEqual(urls);
 
 	// Exactly three charges of 0.01 USDC, on chain, from the demo wallet to the gateway's payee, one per page.
@@ -196,7 +196,9 @@ export async function expectExample4(
 	expect(await sim.gateway.balanceOf(payTo as `0x${string}`)).toBe(before.payee + 3n * PRICE_ATOMIC);
 	for (const row of rows) {
 		const settlement = settlements.find((s) => s.target === row.json.URL);
-		expect(row.json).toMatchObject({ 'Paid (USDC)': '0.01', Transaction: settlement?.transaction, Network: 'eip155:31337' });
+		// The simulated gateway advertises payment identifiers: each row carries the one its payment settled under.
+		expect(row.json).toMatchObject({ 'Paid (USDC)': '0.01', Transaction: settlement?.transaction, Network: 'eip155:31337', 'Payment ID': settlement?.paymentId });
+		expect(row.json['Payment ID']).toMatch(/^n8n_[0-9a-f]{64}$/);
 		expect(String(row.json.Payer).toLowerCase()).toBe(payer.toLowerCase());
 		expect((await sim.gateway.getTransactionReceipt(row.json.Transaction as `0x${string}`))?.status).toBe('success');
 	}
