@@ -1,14 +1,13 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals -- the simulator is test code that runs in plain Node, never inside n8n; it delays answers in real time */
-import { x402Facilitator } from '@x402/core/facilitator';
+import type { x402Facilitator } from '@x402/core/facilitator';
 import { decodePaymentSignatureHeader, encodePaymentRequiredHeader, encodePaymentResponseHeader } from '@x402/core/http';
 import type { PaymentPayload, PaymentRequired, PaymentRequirements, SettleResponse } from '@x402/core/types';
-import { toFacilitatorEvmSigner } from '@x402/evm';
-import { ExactEvmScheme } from '@x402/evm/exact/facilitator';
 import { getAddress, type Hex, type TransactionReceipt } from 'viem';
 
 import { SimClock } from '../core/clock';
 import { SimServer, type SimReply, type SimRequest } from '../core/server';
 import { LocalChain, PRICE_ATOMIC, type DevWallet } from './chain';
+import { createLocalFacilitator } from './facilitator';
 import {
 	DEFAULT_PAYMENT_IDENTIFIER_MODE,
 	PaymentIdCache,
@@ -279,7 +278,7 @@ export class GatewaySimulator {
 			paymentIdentifier: options.paymentIdentifier ?? DEFAULT_PAYMENT_IDENTIFIER_MODE,
 		};
 		this.paymentIds = new PaymentIdCache(this.clock);
-		this.facilitator = this.createFacilitator();
+		this.facilitator = createLocalFacilitator(chain);
 		this.server = new SimServer({ name: 'gateway', clock: this.clock, errorBody: gatewayErrorBody, seed: options.seed });
 		this.server.route('POST', '/api/service/scraperAPI', (req) => this.handle(req, 'scraperAPI'));
 		this.server.route('POST', '/api/service/webSearch', (req) => this.handle(req, 'webSearch'));
@@ -307,26 +306,6 @@ export class GatewaySimulator {
 	/** Base URL of the gateway, e.g. `http://127.0.0.1:41234` (`{base_url}`). */
 	get url(): string {
 		return this.server.url;
-	}
-
-	/** The facilitator: @x402/evm's exact scheme over a viem wallet client of anvil account 0. */
-	private createFacilitator(): x402Facilitator {
-		const { publicClient, facilitatorClient } = this.chain;
-		const signer = toFacilitatorEvmSigner(
-			{
-				address: facilitatorClient.account.address,
-				readContract: (args) =>
-					publicClient.readContract({ ...args, args: args.args ?? [] } as Parameters<typeof publicClient.readContract>[0]),
-				verifyTypedData: (args) => publicClient.verifyTypedData(args as Parameters<typeof publicClient.verifyTypedData>[0]),
-				writeContract: (args) =>
-					facilitatorClient.writeContract({ ...args, args: args.args ?? [] } as Parameters<typeof facilitatorClient.writeContract>[0]),
-				sendTransaction: (args) => facilitatorClient.sendTransaction(args),
-				waitForTransactionReceipt: (args) => publicClient.waitForTransactionReceipt(args),
-				getCode: (args) => publicClient.getCode(args),
-			},
-			{ confirmationTimeoutMs: 30_000 },
-		);
-		return new x402Facilitator().register(this.network, new ExactEvmScheme(signer));
 	}
 
 	/** The requirement advertised (and enforced) for an operation now, override applied. */
