@@ -1,6 +1,6 @@
 import type { IAuthenticate, Icon, ICredentialTestRequest, ICredentialType, INodeProperties } from 'n8n-workflow';
 
-import { credentialProblemMessage } from '../nodes/shared/credentials';
+import { credentialProblemMessage } from '../nodes/shared/transport/credentials';
 
 export class ScraperMarketplaceApi implements ICredentialType {
 	name = 'scraperMarketplaceApi';

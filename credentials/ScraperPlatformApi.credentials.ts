@@ -1,7 +1,7 @@
 import type { IAuthenticate, Icon, ICredentialTestRequest, ICredentialType, INodeProperties } from 'n8n-workflow';
 
-import { FETCH_HOST, PLATFORM_HOSTS, SEARCH_HOST } from '../nodes/ScraperPlatform/hosts';
-import { credentialProblemMessage } from '../nodes/shared/credentials';
+import { FETCH_HOST, PLATFORM_HOSTS, SEARCH_HOST } from '../nodes/ScraperPlatform/transport/hosts';
+import { credentialProblemMessage } from '../nodes/shared/transport/credentials';
 
 export class ScraperPlatformApi implements ICredentialType {
 	name = 'scraperPlatformApi';

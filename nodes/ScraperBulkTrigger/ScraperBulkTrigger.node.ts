@@ -1,9 +1,9 @@
 import { NodeConnectionTypes } from 'n8n-workflow';
 import type { INodeExecutionData, INodeType, INodeTypeDescription, IPollFunctions } from 'n8n-workflow';
 
-import { searchScrapers } from '../ScraperPlatform/listSearch';
-import { pollBulkTrigger } from './poll';
-import { triggerProperties } from './properties';
+import { searchScrapers } from '../ScraperPlatform/methods/listSearch';
+import { pollBulkTrigger } from '../ScraperPlatform/trigger/poll';
+import { triggerProperties } from '../ScraperPlatform/trigger/properties';
 
 export class ScraperBulkTrigger implements INodeType {
 	description: INodeTypeDescription = {

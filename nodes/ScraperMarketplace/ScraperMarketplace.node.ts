@@ -1,8 +1,8 @@
 import { NodeConnectionTypes } from 'n8n-workflow';
 import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
 
-import { describeResources, routeOperation } from '../shared/operation';
-import type { Resource } from '../shared/operation';
+import { describeResources, routeOperation } from '../shared/execution/operation';
+import type { Resource } from '../shared/execution/operation';
 import { jobBoardScrape } from './actions/jobBoard/scrape';
 import { leadCreateAndRunSearch } from './actions/lead/createAndRunSearch';
 import { leadCreateAndRunSocial } from './actions/lead/createAndRunSocial';
@@ -19,7 +19,7 @@ import { scrapingRunDelete } from './actions/scrapingRun/delete';
 import { scrapingRunGet } from './actions/scrapingRun/get';
 import { scrapingRunGetHtml } from './actions/scrapingRun/getHtml';
 import { scrapingRunGetLatest } from './actions/scrapingRun/getLatest';
-import { searchResults, searchScrapers, searchScrapingRuns } from './listSearch';
+import { searchResults, searchScrapers, searchScrapingRuns } from './methods/listSearch';
 
 const resources: Resource[] = [
 	{ value: 'jobBoard', name: 'Job Board', operations: [jobBoardScrape] },

@@ -1,8 +1,8 @@
 import { NodeConnectionTypes } from 'n8n-workflow';
 import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
 
-import { describeResources, routeOperation } from '../shared/operation';
-import type { Resource } from '../shared/operation';
+import { describeResources, routeOperation } from '../shared/execution/operation';
+import type { Resource } from '../shared/execution/operation';
 import { accountGet } from './actions/account/get';
 import { aiScraperCreateAndRun } from './actions/aiScraper/createAndRun';
 import { aiScraperRerun } from './actions/aiScraper/rerun';
@@ -18,7 +18,7 @@ import { pageFetch } from './actions/page/fetch';
 import { resultGet } from './actions/result/get';
 import { resultGetMany } from './actions/result/getMany';
 import { searchGoogle } from './actions/search/google';
-import { searchBulkJobs, searchResults, searchScrapers } from './listSearch';
+import { searchBulkJobs, searchResults, searchScrapers } from './methods/listSearch';
 
 const resources: Resource[] = [
 	{ value: 'account', name: 'Account', operations: [accountGet] },

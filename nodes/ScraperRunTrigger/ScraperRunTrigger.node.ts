@@ -1,9 +1,9 @@
 import { NodeConnectionTypes } from 'n8n-workflow';
 import type { INodeExecutionData, INodeType, INodeTypeDescription, IPollFunctions } from 'n8n-workflow';
 
-import { searchScrapers } from '../ScraperMarketplace/listSearch';
-import { pollRunTrigger } from './poll';
-import { triggerProperties } from './properties';
+import { searchScrapers } from '../ScraperMarketplace/methods/listSearch';
+import { pollRunTrigger } from '../ScraperMarketplace/trigger/poll';
+import { triggerProperties } from '../ScraperMarketplace/trigger/properties';
 
 export class ScraperRunTrigger implements INodeType {
 	description: INodeTypeDescription = {

@@ -1,7 +1,7 @@
 import { encodePaymentRequiredHeader, encodePaymentResponseHeader } from '@x402/core/http';
 import { generatePrivateKey } from 'viem/accounts';
 
-import { agentAnswerFor } from '../../nodes/shared/errors';
+import { agentAnswerFor } from '../../nodes/shared/execution/errors';
 import { SpendLedger } from '../../x402/nodes/ScraperGateway/payment/ledger';
 import { PaidCaller } from '../../x402/nodes/ScraperGateway/payment/paidCall';
 import { decodeSettlement } from '../../x402/nodes/ScraperGateway/payment/receipt';

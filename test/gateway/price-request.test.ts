@@ -2,8 +2,8 @@ import { encodePaymentRequiredHeader } from '@x402/core/http';
 import type { PaymentRequired, PaymentRequirements } from '@x402/core/types';
 import { sleep } from 'n8n-workflow';
 
-import { DEFAULT_RETRY_POLICY } from '../../nodes/shared/retry';
-import type { RetryPolicy } from '../../nodes/shared/retry';
+import { DEFAULT_RETRY_POLICY } from '../../nodes/shared/transport/retry';
+import type { RetryPolicy } from '../../nodes/shared/transport/retry';
 import { PriceRequest } from '../../x402/nodes/ScraperGateway/payment/priceRequest';
 import { RequirementCache } from '../../x402/nodes/ScraperGateway/payment/requirementCache';
 import type { Send } from '../../x402/nodes/ScraperGateway/payment/request';

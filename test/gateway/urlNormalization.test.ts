@@ -5,7 +5,7 @@
 import fc from 'fast-check';
 import type { INodeParameters } from 'n8n-workflow';
 
-import { classifyHost } from '../../nodes/shared/publicHosts';
+import { classifyHost } from '../../nodes/shared/input/publicHosts';
 import { runNode } from '../harness';
 import type { RunResult } from '../harness';
 import { brokenRule, httpUrl, injectedInto, parseTrimmed } from '../hardening/urls';

@@ -1,7 +1,7 @@
 import type { ICredentialDataDecryptedObject, ICredentialTestFunctions, IDataObject, INodeParameters, INodeType } from 'n8n-workflow';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 
-import { checkPublicPageUrl, classifyHost } from '../../nodes/shared/publicHosts';
+import { checkPublicPageUrl, classifyHost } from '../../nodes/shared/input/publicHosts';
 import { formatAtomic, toAtomic } from '../../x402/nodes/ScraperGateway/payment/money';
 import { allText, loadPackage, runNode, X402_PACKAGE_NAME } from '../harness';
 import type { RunResult } from '../harness';

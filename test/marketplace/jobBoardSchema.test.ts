@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 
-import { MAX_SCHEMA_DEPTH, firstSchemaProblem } from '../../nodes/ScraperMarketplace/jsonSchema';
+import { MAX_SCHEMA_DEPTH, firstSchemaProblem } from '../../nodes/ScraperMarketplace/actions/jobBoard/jsonSchema';
 import { validateJobBoard } from '../simulator/marketplace/validation';
 import { ROUTES, useMarketplace } from './helpers';
 

@@ -1,10 +1,10 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { contentRecords, runItem, runRecordItems } from '../../nodes/ScraperMarketplace/runOutput';
-import { isRunDone, overallStatus, trackRuns } from '../../nodes/ScraperMarketplace/runs';
-import type { TrackedRun } from '../../nodes/ScraperMarketplace/runs';
-import { isTerminalStatus, recordOrigin } from '../../nodes/ScraperMarketplace/vocabulary';
-import type { RunListRecord } from '../../nodes/ScraperMarketplace/vocabulary';
+import { contentRecords, runItem, runRecordItems } from '../../nodes/ScraperMarketplace/runs/output';
+import { isRunDone, overallStatus, trackRuns } from '../../nodes/ScraperMarketplace/runs/track';
+import type { TrackedRun } from '../../nodes/ScraperMarketplace/runs/track';
+import { isTerminalStatus, recordOrigin } from '../../nodes/ScraperMarketplace/transport/vocabulary';
+import type { RunListRecord } from '../../nodes/ScraperMarketplace/transport/vocabulary';
 
 /** The section C vocabulary and the shaping of runs into items, without the service. */
 

@@ -1,6 +1,6 @@
 import type { IDataObject, INodeListSearchResult } from 'n8n-workflow';
 
-import { idTag } from '../../nodes/ScraperPlatform/listSearch';
+import { idTag } from '../../nodes/ScraperPlatform/methods/listSearch';
 import { runListSearch } from '../harness';
 import { DEMO_AI_SCRAPER_IDS, DEMO_MANUAL_SCRAPER_IDS, PLATFORM_DEMO_TOKEN, PLATFORM_OTHER_USER_TOKEN, PlatformSimulator } from '../simulator/platform';
 import { ROUTES } from './helpers';

@@ -1,6 +1,6 @@
 import type { IDataObject, INodeListSearchResult } from 'n8n-workflow';
 
-import { PAGING_BOUNDS } from '../../nodes/shared/pages';
+import { PAGING_BOUNDS } from '../../nodes/shared/paging/pages';
 import { runListSearch } from '../harness';
 import type { RunResult } from '../harness';
 import type { SimReply } from '../simulator/core/server';
@@ -11,7 +11,7 @@ import { ROUTES, usePlatform } from './helpers';
 /**
  * Result > Get Many and the Result picker through n8n's engine, against a results list that lies: the simulator's
  * `afterHandle` rewrites its answers (a page repeated with a billion pages counted, no `meta` at all, an empty page
- * in the middle, a count too low, fresh full pages past the end it gave). The paging guard: nodes/shared/pages.ts.
+ * in the middle, a count too low, fresh full pages past the end it gave). The paging guard: nodes/shared/paging/pages.ts.
  */
 
 const ctx = usePlatform();

@@ -1,6 +1,6 @@
-import { collectRecords } from '../../nodes/shared/pages';
-import { hasNextPage, mergedRecordItems, metaSaysMore, resultsPage, resultsPages, toBulkJob, urlsDone } from '../../nodes/ScraperPlatform/api';
-import { isCanceledStatus, isFailedStatus, isTerminalStatus, TERMINAL_STATUSES } from '../../nodes/ScraperPlatform/vocabulary';
+import { collectRecords } from '../../nodes/shared/paging/pages';
+import { hasNextPage, mergedRecordItems, metaSaysMore, resultsPage, resultsPages, toBulkJob, urlsDone } from '../../nodes/ScraperPlatform/transport/api';
+import { isCanceledStatus, isFailedStatus, isTerminalStatus, TERMINAL_STATUSES } from '../../nodes/ScraperPlatform/transport/vocabulary';
 import { TriggerInstance } from '../trigger/harness';
 import { PLATFORM_OTHER_USER_TOKEN } from '../simulator/platform';
 import { ROUTES, usePlatform } from './helpers';

@@ -1,8 +1,8 @@
 import { NodeHelpers } from 'n8n-workflow';
 import type { INodeParameters } from 'n8n-workflow';
 
-import { FETCH_HOST, SEARCH_HOST } from '../../nodes/ScraperPlatform/hosts';
-import { hostOf } from '../../nodes/shared/credentials';
+import { FETCH_HOST, SEARCH_HOST } from '../../nodes/ScraperPlatform/transport/hosts';
+import { hostOf } from '../../nodes/shared/transport/credentials';
 import { allText, loadPackage } from '../harness';
 import { runCredentialTest } from '../harness/credentialTest';
 import { PLATFORM_DEMO_TOKEN } from '../simulator/platform';

@@ -43,17 +43,35 @@ function longFunctions(file: string, source: ts.SourceFile): string[] {
 }
 
 /**
- * The repository files a source file imports at run time (relative imports; `import type` is gone once compiled),
- * normalised to repository paths.
+ * The repository files a source file imports, type-only imports and re-exports included (a cycle of types is still a
+ * circle a reader follows), normalised to repository paths.
  */
 function importsOf(file: string, source: ts.SourceFile): string[] {
 	return source.statements
-		.filter(ts.isImportDeclaration)
-		.filter((statement) => !statement.importClause?.isTypeOnly)
-		.map((statement) => (statement.moduleSpecifier as ts.StringLiteral).text)
+		.filter((statement): statement is ts.ImportDeclaration | ts.ExportDeclaration => ts.isImportDeclaration(statement) || ts.isExportDeclaration(statement))
+		.flatMap((statement) => (statement.moduleSpecifier && ts.isStringLiteral(statement.moduleSpecifier) ? [statement.moduleSpecifier.text] : []))
 		.filter((specifier) => specifier.startsWith('.'))
 		.map((specifier) => path.posix.normalize(path.posix.join(path.posix.dirname(file), specifier)))
 		.map((target) => (files.includes(`${target}.ts`) ? `${target}.ts` : `${target}/index.ts`));
+}
+
+/**
+ * The service a file serves: its house, with each trigger's entry folder counted with its service (n8n's lint wants a
+ * node's file in a folder named like it, so `ScraperBulkTrigger.node.ts` cannot sit in `ScraperPlatform/`).
+ */
+function serviceOf(file: string): string {
+	const house = houseOf(file) ?? file.split('/')[0];
+	return TRIGGER_SERVICE[house] ?? house;
+}
+
+const TRIGGER_SERVICE: Record<string, string> = {
+	'nodes/ScraperBulkTrigger': 'nodes/ScraperPlatform',
+	'nodes/ScraperRunTrigger': 'nodes/ScraperMarketplace',
+};
+
+/** `nodes/ScraperPlatform/actions/bulk/start.ts` -> `nodes/ScraperPlatform` (the service's house), else undefined. */
+function houseOf(file: string): string | undefined {
+	return /^(nodes\/[^/]+|x402\/nodes\/[^/]+)\//.exec(file)?.[1];
 }
 
 describe('the house', () => {
@@ -76,6 +94,40 @@ describe('the house', () => {
 			.flatMap((file) => importsOf(file, parsed.get(file)!).map((target) => `${file} -> ${target}`))
 			.filter((edge) => !edge.split(' -> ')[1].startsWith('nodes/shared/'));
 		expect(outward).toEqual([]);
+	});
+
+	it("imports a node's actions only from that node: triggers and pickers share descriptions/ and transport/", () => {
+		const intoActions = files.flatMap((file) =>
+			importsOf(file, parsed.get(file)!)
+				.filter((target) => /\/actions\//.test(target))
+				.filter((target) => {
+					const house = houseOf(target);
+					const fromNode = file === `${house}/${path.posix.basename(house ?? '')}.node.ts`;
+					return !(file.startsWith(`${house}/actions/`) || fromNode);
+				})
+				.map((target) => `${file} -> ${target}`),
+		);
+		expect(intoActions).toEqual([]);
+	});
+
+	it('keeps nodes/shared in named folders, each file reached by more than one house', () => {
+		expect(files.filter((file) => /^nodes\/shared\/[^/]+\.ts$/.test(file))).toEqual([]);
+		// The houses whose code reaches each shared file, directly or through other shared files.
+		const reached = new Map<string, Set<string>>();
+		const reach = (target: string, house: string, seen: Set<string>) => {
+			if (!target.startsWith('nodes/shared/') || seen.has(target)) return;
+			seen.add(target);
+			if (!reached.has(target)) reached.set(target, new Set());
+			reached.get(target)!.add(house);
+			for (const next of importsOf(target, parsed.get(target)!)) reach(next, house, seen);
+		};
+		for (const file of files.filter((f) => !f.startsWith('nodes/shared/'))) {
+			const house = serviceOf(file);
+			for (const target of importsOf(file, parsed.get(file)!)) reach(target, house, new Set());
+		}
+		const shared = files.filter((file) => file.startsWith('nodes/shared/'));
+		// Reached by one service only: that knowledge belongs to its service.
+		expect(shared.filter((file) => (reached.get(file)?.size ?? 0) < 2).map((file) => `${file}: ${[...(reached.get(file) ?? [])].join(', ')}`)).toEqual([]);
 	});
 
 	it('has no import cycles and never imports tests or scripts', () => {

@@ -1,4 +1,4 @@
-// The paging guard (nodes/shared/pages.ts) over generated listings: true counts of 0 to 2,000 records, page sizes of
+// The paging guard (nodes/shared/paging/pages.ts) over generated listings: true counts of 0 to 2,000 records, page sizes of
 // 1 to 100, a count (`meta`) that is absent, true, too high, too low or a billion pages, pages that repeat, empty
 // pages in the middle, and records added or removed between two page reads. Pages are made by the Platform's own
 // page function (`resultsPage`), so what a page says of its listing is what the node reads from the service.
@@ -9,11 +9,11 @@ import fc from 'fast-check';
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, INode } from 'n8n-workflow';
 
-import { nextListToken, readListToken } from '../../nodes/shared/locator';
-import { collectRecords, PAGING_BOUNDS, readPickerPage } from '../../nodes/shared/pages';
-import type { ListingWalk, Page } from '../../nodes/shared/pages';
-import { resultsPage } from '../../nodes/ScraperPlatform/api';
-import type { PageMeta } from '../../nodes/ScraperPlatform/api';
+import { nextListToken, readListToken } from '../../nodes/shared/descriptions/locator';
+import { collectRecords, PAGING_BOUNDS, readPickerPage } from '../../nodes/shared/paging/pages';
+import type { ListingWalk, Page } from '../../nodes/shared/paging/pages';
+import { resultsPage } from '../../nodes/ScraperPlatform/transport/api';
+import type { PageMeta } from '../../nodes/ScraperPlatform/transport/api';
 
 const node: INode = { id: '1', name: 'Scraper Platform', type: 'scraperPlatform', typeVersion: 3, position: [0, 0], parameters: {} };
 const BANNED = /\b(errors?|problems?|failures?|failed to|mistakes?)\b/i;

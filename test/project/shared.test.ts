@@ -2,13 +2,13 @@
 // driver, the network causes, the error-body reader and the input rules this refactor gave one home.
 import type { IDataObject, INode, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 
-import { apiError, readErrorBody } from '../../nodes/shared/errors';
-import { networkCause } from '../../nodes/shared/network';
-import { collectRecords, walkPages } from '../../nodes/shared/pages';
-import type { Page } from '../../nodes/shared/pages';
-import { pollWithState } from '../../nodes/shared/trigger';
-import type { PollingTrigger } from '../../nodes/shared/trigger';
-import { InputValidator } from '../../nodes/shared/validation';
+import { apiError, readErrorBody } from '../../nodes/shared/execution/errors';
+import { networkCause } from '../../nodes/shared/transport/network';
+import { collectRecords, walkPages } from '../../nodes/shared/paging/pages';
+import type { Page } from '../../nodes/shared/paging/pages';
+import { pollWithState } from '../../nodes/shared/execution/trigger';
+import type { PollingTrigger } from '../../nodes/shared/execution/trigger';
+import { InputValidator } from '../../nodes/shared/input/validation';
 
 const node: INode = { id: '1', name: 'Scraper Platform', type: 'scraperPlatform', typeVersion: 2, position: [0, 0], parameters: {} };
 

@@ -8,9 +8,9 @@ import {
 	isWantedRecord,
 	newestUpdate,
 	nextKeyset,
-} from '../../nodes/ScraperBulkTrigger/paging';
-import { startState } from '../../nodes/ScraperBulkTrigger/state';
-import type { TriggerState } from '../../nodes/ScraperBulkTrigger/state';
+} from '../../nodes/ScraperPlatform/trigger/paging';
+import { startState } from '../../nodes/ScraperPlatform/trigger/state';
+import type { TriggerState } from '../../nodes/ScraperPlatform/trigger/state';
 import type { PlatformSimulator } from '../simulator/platform';
 import { LIST, SCRAPER_A, SCRAPER_B, TOKEN, countRequests, newTrigger, startJob, useSimulator } from './helpers';
 

@@ -1,7 +1,7 @@
 import type { INode } from 'n8n-workflow';
 
-import type { BulkJob } from '../../nodes/ScraperPlatform/api';
-import type { TriggerParameters } from '../../nodes/ScraperBulkTrigger/properties';
+import type { BulkJob } from '../../nodes/ScraperPlatform/transport/api';
+import type { TriggerParameters } from '../../nodes/ScraperPlatform/trigger/properties';
 import {
 	SAMPLE_MAX_PAGES,
 	SAMPLE_PAGE_SIZE,
@@ -11,7 +11,7 @@ import {
 	noSampleError,
 	passesStatusFilters,
 	sampleItems,
-} from '../../nodes/ScraperBulkTrigger/shaping';
+} from '../../nodes/ScraperPlatform/trigger/shaping';
 import { LIST, SCRAPER_A, TOKEN, countRequests, newTrigger, useSimulator } from './helpers';
 
 function job(statuses: string[], overrides: Partial<BulkJob> = {}): BulkJob {

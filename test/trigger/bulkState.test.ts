@@ -12,8 +12,8 @@ import {
 	readState,
 	startState,
 	toMs,
-} from '../../nodes/ScraperBulkTrigger/state';
-import type { TriggerState } from '../../nodes/ScraperBulkTrigger/state';
+} from '../../nodes/ScraperPlatform/trigger/state';
+import type { TriggerState } from '../../nodes/ScraperPlatform/trigger/state';
 
 const T = Date.parse('2026-03-01T12:00:00.000Z');
 

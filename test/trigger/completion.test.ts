@@ -3,7 +3,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { SeededRandom } from '../simulator/core/random';
 import { callPlatform } from '../simulator/platform/client';
 import type { PlatformSimulator } from '../simulator/platform';
-import { OVERLAP_MS } from '../../nodes/ScraperBulkTrigger/state';
+import { OVERLAP_MS } from '../../nodes/ScraperPlatform/trigger/state';
 import type { TriggerDatabase, TriggerInstance } from './harness';
 import { LIST, MINUTE, SCRAPER_A, TOKEN, beforeEachRequest, completedAt, countRequests, ids, newTrigger, record, startJob, useSimulator } from './helpers';
 

@@ -1,13 +1,13 @@
 import type { IDataObject, INode } from 'n8n-workflow';
 
-import type { TrackedRun } from '../../nodes/ScraperMarketplace/runs';
-import type { RunListRecord, ScrapingRun } from '../../nodes/ScraperMarketplace/vocabulary';
-import { collectFinishedRuns, initialState } from '../../nodes/ScraperRunTrigger/collect';
-import type { RunTriggerIO } from '../../nodes/ScraperRunTrigger/io';
-import { PAGE_SIZE } from '../../nodes/ScraperRunTrigger/io';
-import type { RunTriggerParameters } from '../../nodes/ScraperRunTrigger/properties';
-import { commitState, readState } from '../../nodes/ScraperRunTrigger/state';
-import type { RunTriggerState } from '../../nodes/ScraperRunTrigger/state';
+import type { TrackedRun } from '../../nodes/ScraperMarketplace/runs/track';
+import type { RunListRecord, ScrapingRun } from '../../nodes/ScraperMarketplace/transport/vocabulary';
+import { collectFinishedRuns, initialState } from '../../nodes/ScraperMarketplace/trigger/collect';
+import type { RunTriggerIO } from '../../nodes/ScraperMarketplace/trigger/io';
+import { PAGE_SIZE } from '../../nodes/ScraperMarketplace/trigger/io';
+import type { RunTriggerParameters } from '../../nodes/ScraperMarketplace/trigger/properties';
+import { commitState, readState } from '../../nodes/ScraperMarketplace/trigger/state';
+import type { RunTriggerState } from '../../nodes/ScraperMarketplace/trigger/state';
 
 /**
  * An in-memory section C results list for the Run Trigger's poll, without HTTP: runs of a few scrapers whose
@@ -175,7 +175,7 @@ export class ResultsModel {
 }
 
 /**
- * The trigger over the model, polled as `nodes/shared/trigger.ts` polls it, with n8n's storage around it: the
+ * The trigger over the model, polled as `nodes/shared/execution/trigger.ts` polls it, with n8n's storage around it: the
  * static data lives in memory between polls (as JSON), n8n saves it to its database after the activation poll and
  * after a poll that emitted, and a restart goes back to the saved copy. A poll that throws commits nothing.
  */

@@ -1,15 +1,15 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import type { RunListRecord } from '../../nodes/ScraperMarketplace/vocabulary';
-import { collectFinishedRuns, initialState } from '../../nodes/ScraperRunTrigger/collect';
-import { PAGE_SIZE } from '../../nodes/ScraperRunTrigger/io';
-import type { RunTriggerIO } from '../../nodes/ScraperRunTrigger/io';
-import { listedRun, ListingView } from '../../nodes/ScraperRunTrigger/listing';
-import { MAX_PAGES_PER_POLL, walkNewRuns } from '../../nodes/ScraperRunTrigger/paging';
-import type { RunTriggerParameters } from '../../nodes/ScraperRunTrigger/properties';
-import { commitState, EMITTED_KEPT, readState, stateOf } from '../../nodes/ScraperRunTrigger/state';
-import { DIRECT_READS_PER_POLL, directReadsDue, RunSorter } from '../../nodes/ScraperRunTrigger/tracking';
-import type { Page } from '../../nodes/shared/pages';
+import type { RunListRecord } from '../../nodes/ScraperMarketplace/transport/vocabulary';
+import { collectFinishedRuns, initialState } from '../../nodes/ScraperMarketplace/trigger/collect';
+import { PAGE_SIZE } from '../../nodes/ScraperMarketplace/trigger/io';
+import type { RunTriggerIO } from '../../nodes/ScraperMarketplace/trigger/io';
+import { listedRun, ListingView } from '../../nodes/ScraperMarketplace/trigger/listing';
+import { MAX_PAGES_PER_POLL, walkNewRuns } from '../../nodes/ScraperMarketplace/trigger/paging';
+import type { RunTriggerParameters } from '../../nodes/ScraperMarketplace/trigger/properties';
+import { commitState, EMITTED_KEPT, readState, stateOf } from '../../nodes/ScraperMarketplace/trigger/state';
+import { DIRECT_READS_PER_POLL, directReadsDue, RunSorter } from '../../nodes/ScraperMarketplace/trigger/tracking';
+import type { Page } from '../../nodes/shared/paging/pages';
 import { HOUR, MINUTE, NODE, ResultsModel } from './runModel';
 
 /** The Run Trigger's walk of the results list and its view of what it read, against pages made here. */

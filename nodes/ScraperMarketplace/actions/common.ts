@@ -1,19 +1,21 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { marketplaceRequest } from '../api';
-import type { FieldLabels } from '../api';
-import { runItem, runRecordItems } from '../runOutput';
-import { isRunDone, trackRuns, waitForRuns } from '../runs';
-import type { TrackedRun } from '../runs';
-import { STARTED_RUN_FIELDS } from '../vocabulary';
-import { FROM_OPTIONS, optionsCollection, OPTIONS_VERSION } from '../../shared/collections';
-import { idParameter, INTEGER_ID_PATTERN, readId } from '../../shared/locator';
-import { readWaitSettings, waitParameters } from '../../shared/polling';
-import type { WaitSettings } from '../../shared/polling';
-import { readSimplify, simplifyProperties } from '../../shared/simplify';
-import type { Shaping } from '../../shared/simplify';
-import type { ApiRequest } from '../../shared/transport';
-import { InputValidator } from '../../shared/validation';
+import { RUN_OUTPUTS, runOutputOptions } from '../descriptions/runOutput';
+import type { RunOutput } from '../descriptions/runOutput';
+import { marketplaceRequest } from '../transport/api';
+import type { FieldLabels } from '../transport/api';
+import { runItem, runRecordItems } from '../runs/output';
+import { isRunDone, trackRuns, waitForRuns } from '../runs/track';
+import type { TrackedRun } from '../runs/track';
+import { STARTED_RUN_FIELDS } from '../transport/vocabulary';
+import { FROM_OPTIONS, optionsCollection, OPTIONS_VERSION } from '../../shared/descriptions/collections';
+import { idParameter, INTEGER_ID_PATTERN, readId } from '../../shared/descriptions/locator';
+import { readWaitSettings, waitParameters } from '../../shared/execution/polling';
+import type { WaitSettings } from '../../shared/execution/polling';
+import { readSimplify, simplifyProperties } from '../../shared/descriptions/simplify';
+import type { Shaping } from '../../shared/descriptions/simplify';
+import type { ApiRequest } from '../../shared/transport/definition';
+import { InputValidator } from '../../shared/input/validation';
 
 /**
  * Wait for Completion and the output shape, for every operation that starts scraping runs, and from version 3 the
@@ -41,26 +43,6 @@ export function waitProperties(recordWord: string, whenNotWaiting: INodeProperti
 /** `waitProperties` of a create-and-run, whose answer without waiting is simplified from version 3. */
 export function createAndRunWaitProperties(recordWord: string): INodeProperties[] {
 	return waitProperties(recordWord, simplifyProperties(STARTED_RUN_FIELDS, { ...FROM_OPTIONS, waitForCompletion: [false] }));
-}
-
-/** The values of the output shapes below. */
-export const RUN_OUTPUTS = ['run', 'records'] as const;
-export type RunOutput = (typeof RUN_OUTPUTS)[number];
-
-/** The two shapes of a run's output: the wait of the create operations and the Run Trigger offer the same. */
-export function runOutputOptions(recordWord: string): INodePropertyOptions[] {
-	return [
-		{
-			name: 'One Item per Run',
-			value: 'run',
-			description: 'Status, counts and every result with its extracted content in one item',
-		},
-		{
-			name: 'One Item per Record',
-			value: 'records',
-			description: `Each extracted record (${recordWord}) as its own item, with the scraper, run and result IDs, ready for a spreadsheet or CRM. A result that failed or is not done gives one item with its status.`,
-		},
-	];
 }
 
 interface WaitChoice {

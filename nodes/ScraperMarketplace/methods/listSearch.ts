@@ -1,11 +1,11 @@
 import type { ILoadOptionsFunctions, INodeListSearchItems, INodeListSearchResult } from 'n8n-workflow';
 
-import { nextListToken, readListToken } from '../shared/locator';
-import type { ListPosition } from '../shared/locator';
-import { readPickerPage } from '../shared/pages';
-import { resultsPageReader, scrapersPageReader } from './api';
-import { LARGEST_RESULTS_PAGE, LARGEST_SCRAPERS_PAGE } from './vocabulary';
-import type { RunListRecord } from './vocabulary';
+import { nextListToken, readListToken } from '../../shared/descriptions/locator';
+import type { ListPosition } from '../../shared/descriptions/locator';
+import { readPickerPage } from '../../shared/paging/pages';
+import { resultsPageReader, scrapersPageReader } from '../transport/api';
+import { LARGEST_RESULTS_PAGE, LARGEST_SCRAPERS_PAGE } from '../transport/vocabulary';
+import type { RunListRecord } from '../transport/vocabulary';
 
 /**
  * The choices of the editor's `From list` pickers: scrapers from the scrapers list (GET /api/scrapers), results and

@@ -1,10 +1,10 @@
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
-import { asRecords, findList, splitIntoItems } from '../shared/output';
-import { readRunsLater } from './runs';
-import type { TrackedRun } from './runs';
-import { DEFAULT_SCRAPED_URL, isTerminalStatus, LIST_KEYS, recordOrigin, RUN_STATUS } from './vocabulary';
-import type { RunListRecord } from './vocabulary';
+import { asRecords, findList, splitIntoItems } from '../../shared/output/records';
+import { readRunsLater } from './track';
+import type { TrackedRun } from './track';
+import { DEFAULT_SCRAPED_URL, isTerminalStatus, LIST_KEYS, recordOrigin, RUN_STATUS } from '../transport/vocabulary';
+import type { RunListRecord } from '../transport/vocabulary';
 
 /**
  * The two output shapes of finished (or waited-for) runs, shared by the create operations, Scraper > Run and the

@@ -1,11 +1,11 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { waitForCompletion } from '../shared/polling';
-import { unconfirmedWorkError } from '../shared/unknownOutcome';
-import type { WaitSettings } from '../shared/polling';
-import { getScrapingRun } from './api';
-import { CREATE_ONLY_FIELDS, isTerminalStatus, RUN_STATUS } from './vocabulary';
-import type { RunListRecord, RunStatus } from './vocabulary';
+import { waitForCompletion } from '../../shared/execution/polling';
+import { unconfirmedWorkError } from '../../shared/execution/unknownOutcome';
+import type { WaitSettings } from '../../shared/execution/polling';
+import { getScrapingRun } from '../transport/api';
+import { CREATE_ONLY_FIELDS, isTerminalStatus, RUN_STATUS } from '../transport/vocabulary';
+import type { RunListRecord, RunStatus } from '../transport/vocabulary';
 
 /** A run as the node knows it: its results, and whether they were read after the run started. */
 export interface TrackedRun {

@@ -1,12 +1,12 @@
 import { NodeApiError } from 'n8n-workflow';
 import type { IDataObject } from 'n8n-workflow';
 
-import { readErrorBody } from '../shared/errors';
-import type { BodyIssue } from '../shared/errors';
-import type { PageReader } from '../shared/pages';
-import type { RetryPolicy } from '../shared/retry';
-import { apiRequest } from '../shared/transport';
-import type { ApiDefinition, ApiRequest, RequestContext } from '../shared/transport';
+import { readErrorBody } from '../../shared/execution/errors';
+import type { BodyIssue } from '../../shared/execution/errors';
+import type { PageReader } from '../../shared/paging/pages';
+import type { RetryPolicy } from '../../shared/transport/retry';
+import { apiRequest } from '../../shared/transport/transport';
+import type { ApiDefinition, ApiRequest, RequestContext } from '../../shared/transport/definition';
 import { SUBJECT } from './vocabulary';
 import type { DeleteAnswer, RunListRecord, ScraperRecord, ScrapingRun } from './vocabulary';
 

@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import type { RecordFields } from '../shared/simplify';
+import type { RecordFields } from '../../shared/descriptions/simplify';
 
 /**
  * The words of the section C API, declared once: its statuses, its record shapes and field names, and where its

@@ -1,5 +1,5 @@
-import { isTerminalStatus } from '../ScraperMarketplace/vocabulary';
-import type { RunListRecord } from '../ScraperMarketplace/vocabulary';
+import { isTerminalStatus } from '../transport/vocabulary';
+import type { RunListRecord } from '../transport/vocabulary';
 import { resultsOf } from './io';
 import type { RunTriggerIO } from './io';
 import { createdAtOf, ListingView } from './listing';
@@ -13,7 +13,7 @@ import type { RunPollOutcome } from './tracking';
 /**
  * One poll: the new runs from the results list (`walkNewRuns`), the remembered unfinished ones it did not read whole
  * read directly (`directReadsDue`), each sorted into emitted or remembered (`RunSorter`). Nothing is written here:
- * `nodes/shared/trigger.ts` commits the returned state only once the poll has fully succeeded.
+ * `nodes/shared/execution/trigger.ts` commits the returned state only once the poll has fully succeeded.
  */
 export async function collectFinishedRuns(io: RunTriggerIO, state: RunTriggerState, params: RunTriggerParameters): Promise<RunPollOutcome> {
 	const now = io.now();

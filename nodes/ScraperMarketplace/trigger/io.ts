@@ -1,11 +1,11 @@
 import { NodeApiError } from 'n8n-workflow';
 import type { INode, IPollFunctions } from 'n8n-workflow';
 
-import { getScrapingRun, resultsPageReader } from '../ScraperMarketplace/api';
-import { LARGEST_RESULTS_PAGE } from '../ScraperMarketplace/vocabulary';
-import type { RunListRecord, ScrapingRun } from '../ScraperMarketplace/vocabulary';
-import type { PageReader } from '../shared/pages';
-import { TRIGGER_RETRY_POLICY } from '../shared/retry';
+import { getScrapingRun, resultsPageReader } from '../transport/api';
+import { LARGEST_RESULTS_PAGE } from '../transport/vocabulary';
+import type { RunListRecord, ScrapingRun } from '../transport/vocabulary';
+import type { PageReader } from '../../shared/paging/pages';
+import { TRIGGER_RETRY_POLICY } from '../../shared/transport/retry';
 
 /** The trigger reads the results list in pages of the most the service recommends (100). */
 export const PAGE_SIZE = LARGEST_RESULTS_PAGE;

@@ -1,7 +1,7 @@
-import { overallStatus } from '../ScraperMarketplace/runs';
-import type { TrackedRun } from '../ScraperMarketplace/runs';
-import type { RunListRecord } from '../ScraperMarketplace/vocabulary';
-import type { Page } from '../shared/pages';
+import { overallStatus } from '../runs/track';
+import type { TrackedRun } from '../runs/track';
+import type { RunListRecord } from '../transport/vocabulary';
+import type { Page } from '../../shared/paging/pages';
 
 /** A record's run id; undefined when it has none the trigger can use. */
 export function runIdOf(record: RunListRecord): number | undefined {

@@ -1,8 +1,8 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { INode } from 'n8n-workflow';
 
-import type { RunListRecord } from '../ScraperMarketplace/vocabulary';
-import { walkPages } from '../shared/pages';
+import type { RunListRecord } from '../transport/vocabulary';
+import { walkPages } from '../../shared/paging/pages';
 import { PAGE_SIZE } from './io';
 import type { RunTriggerIO } from './io';
 import { oldestRunOn, runIdOf } from './listing';

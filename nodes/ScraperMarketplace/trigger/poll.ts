@@ -1,8 +1,8 @@
 import type { INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 
-import { pollWithState } from '../shared/trigger';
-import type { PollingTrigger } from '../shared/trigger';
-import type { TrackedRun } from '../ScraperMarketplace/runs';
+import { pollWithState } from '../../shared/execution/trigger';
+import type { PollingTrigger } from '../../shared/execution/trigger';
+import type { TrackedRun } from '../runs/track';
 import { collectFinishedRuns, initialState } from './collect';
 import { serviceIO } from './io';
 import { readParameters } from './properties';

@@ -1,10 +1,10 @@
 import type { IDataObject, INodeProperties, IPollFunctions } from 'n8n-workflow';
 
-import { RUN_OUTPUTS, runOutputOptions } from '../ScraperMarketplace/actions/common';
-import type { RunOutput } from '../ScraperMarketplace/actions/common';
-import { optionsCollection } from '../shared/collections';
-import { INTEGER_ID_PATTERN, locatorProperty, locatorValue } from '../shared/locator';
-import { InputValidator } from '../shared/validation';
+import { RUN_OUTPUTS, runOutputOptions } from '../descriptions/runOutput';
+import type { RunOutput } from '../descriptions/runOutput';
+import { optionsCollection } from '../../shared/descriptions/collections';
+import { INTEGER_ID_PATTERN, locatorProperty, locatorValue } from '../../shared/descriptions/locator';
+import { InputValidator } from '../../shared/input/validation';
 
 /** Said in the editor and the README: a run unfinished past this age stops being tracked (`tracking.ts`). */
 export const AGE_LIMIT_NOTICE =

@@ -1,13 +1,13 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { INode, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 
-import { getScrapingRun } from '../ScraperMarketplace/api';
-import { runItem, runRecordItems } from '../ScraperMarketplace/runOutput';
-import { isFinished } from '../ScraperMarketplace/runs';
-import type { TrackedRun } from '../ScraperMarketplace/runs';
-import { RUN_STATUS } from '../ScraperMarketplace/vocabulary';
-import type { RunListRecord } from '../ScraperMarketplace/vocabulary';
-import { walkPages } from '../shared/pages';
+import { getScrapingRun } from '../transport/api';
+import { runItem, runRecordItems } from '../runs/output';
+import { isFinished } from '../runs/track';
+import type { TrackedRun } from '../runs/track';
+import { RUN_STATUS } from '../transport/vocabulary';
+import type { RunListRecord } from '../transport/vocabulary';
+import { walkPages } from '../../shared/paging/pages';
 import { PAGE_SIZE, serviceIO } from './io';
 import { listedRun, runIdOf } from './listing';
 import { wanted } from './properties';

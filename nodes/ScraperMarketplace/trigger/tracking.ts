@@ -1,9 +1,9 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { INode } from 'n8n-workflow';
 
-import { isFinished } from '../ScraperMarketplace/runs';
-import type { TrackedRun } from '../ScraperMarketplace/runs';
-import type { RunListRecord } from '../ScraperMarketplace/vocabulary';
+import { isFinished } from '../runs/track';
+import type { TrackedRun } from '../runs/track';
+import type { RunListRecord } from '../transport/vocabulary';
 import { createdAtOf, listedRun } from './listing';
 import type { ListingView } from './listing';
 import { wanted } from './properties';

@@ -1,58 +1,13 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { idParameter, readId, UUID_PATTERN } from '../../shared/locator';
-import { BEFORE_OPTIONS, FROM_OPTIONS, optionsCollection, OPTIONS_VERSION } from '../../shared/collections';
-import { asRecords, findList, simplifyRecord, splitIntoItems } from '../../shared/output';
-import { readShaping, SIMPLIFY_DESCRIPTION, simplifyProperties } from '../../shared/simplify';
-import type { Shaping } from '../../shared/simplify';
-import type { StartedWork } from '../../shared/unknownOutcome';
-import { InputValidator } from '../../shared/validation';
-import { decodeResult, platformRequest } from '../api';
-import { ID_KINDS, RESULT_FIELDS, RESULT_LIST_KEYS } from '../vocabulary';
-
-const UUID_EXAMPLE = '3f2b9c1e-8a4d-4e6f-9b2a-1c3d5e7f9a0b';
-
-/** A platform id parameter: a uuid typed, or picked from a list the node reads from the service. */
-function platformIdParameter(
-	name: string,
-	displayName: string,
-	searchListMethod: string,
-	description: string,
-	required = true,
-): INodeProperties[] {
-	return idParameter({
-		name,
-		displayName,
-		description,
-		required,
-		searchListMethod,
-		idPattern: UUID_PATTERN,
-		example: UUID_EXAMPLE,
-		legacy: { type: 'string', default: '' },
-	});
-}
-
-/** Scraper ID, for the node's operations and the Bulk Trigger's filter (optional there). */
-export const scraperIdParameter = (description: string, required = true): INodeProperties[] =>
-	platformIdParameter('scraperId', 'Scraper ID', 'searchScrapers', description, required);
-
-export const bulkIdParameter: INodeProperties[] = platformIdParameter(
-	'bulkId',
-	'Bulk Job ID',
-	'searchBulkJobs',
-	'The bulk job: pick it from the list, or its ID from the output of Bulk > Start',
-);
-
-export const resultIdParameter: INodeProperties[] = platformIdParameter('resultId', 'Result ID', 'searchResults', 'The result record');
-
-/** A uuid id the user chose (picked or typed, any node version), checked before anything is sent. */
-function uuidOf(ctx: IExecuteFunctions, name: string, label: string, itemIndex: number): string {
-	return new InputValidator(ctx.getNode(), itemIndex).uuid(readId(ctx, name, itemIndex), label);
-}
-
-export const scraperIdOf = (ctx: IExecuteFunctions, itemIndex: number): string => uuidOf(ctx, 'scraperId', 'Scraper ID', itemIndex);
-export const bulkIdOf = (ctx: IExecuteFunctions, itemIndex: number): string => uuidOf(ctx, 'bulkId', 'Bulk Job ID', itemIndex);
-export const resultIdOf = (ctx: IExecuteFunctions, itemIndex: number): string => uuidOf(ctx, 'resultId', 'Result ID', itemIndex);
+import { BEFORE_OPTIONS, FROM_OPTIONS, optionsCollection, OPTIONS_VERSION } from '../../shared/descriptions/collections';
+import { asRecords, findList, simplifyRecord, splitIntoItems } from '../../shared/output/records';
+import { readShaping, SIMPLIFY_DESCRIPTION, simplifyProperties } from '../../shared/descriptions/simplify';
+import type { Shaping } from '../../shared/descriptions/simplify';
+import type { StartedWork } from '../../shared/execution/unknownOutcome';
+import { InputValidator } from '../../shared/input/validation';
+import { decodeResult, platformRequest } from '../transport/api';
+import { ID_KINDS, RESULT_FIELDS, RESULT_LIST_KEYS } from '../transport/vocabulary';
 
 /**
  * Simplify before version 3: under Output in the record-returning operations, under Options in Result > Get Many,

@@ -1,11 +1,11 @@
 import type { IDataObject, ILoadOptionsFunctions, INodeListSearchItems, INodeListSearchResult } from 'n8n-workflow';
 
-import { nextListToken, readListToken } from '../shared/locator';
-import type { ListPosition } from '../shared/locator';
-import { readPickerPage } from '../shared/pages';
-import { resultsPages } from './api';
-import type { ResultsQuery } from './api';
-import { AI_RESULT_TYPES, MANUAL_RESULT_TYPES, RESULT_TYPES } from './vocabulary';
+import { nextListToken, readListToken } from '../../shared/descriptions/locator';
+import type { ListPosition } from '../../shared/descriptions/locator';
+import { readPickerPage } from '../../shared/paging/pages';
+import { resultsPages } from '../transport/api';
+import type { ResultsQuery } from '../transport/api';
+import { AI_RESULT_TYPES, MANUAL_RESULT_TYPES, RESULT_TYPES } from '../transport/vocabulary';
 
 /**
  * The choices of the editor's `From list` pickers. The service has no scraper or bulk-job listing of its own, so each

@@ -1,10 +1,10 @@
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
-import { decodeJsonFields, splitIntoItems } from '../shared/output';
-import type { Page, PageReader } from '../shared/pages';
-import type { RetryPolicy } from '../shared/retry';
-import { apiRequest } from '../shared/transport';
-import type { ApiDefinition, ApiRequest, RequestContext } from '../shared/transport';
+import { splitIntoItems } from '../../shared/output/records';
+import type { Page, PageReader } from '../../shared/paging/pages';
+import type { RetryPolicy } from '../../shared/transport/retry';
+import { apiRequest } from '../../shared/transport/transport';
+import type { ApiDefinition, ApiRequest, RequestContext } from '../../shared/transport/definition';
 import { PLATFORM_HOSTS } from './hosts';
 import { ID_KINDS, isTerminalStatus } from './vocabulary';
 import type { SortOrder } from './vocabulary';
@@ -186,4 +186,24 @@ export async function completedBulkJob(ctx: RequestContext, record: IDataObject,
 	if (!isTerminalStatus(record.status)) return undefined;
 	const job = toBulkJob(await getResult(ctx, String(record.id), itemIndex, ID_KINDS.bulkJob));
 	return job.completed ? job : undefined;
+}
+
+/**
+ * `data` arrives as a JSON-encoded string in listings: turn it into the object it encodes. Text that is
+ * not JSON is left as it is. Returns a new record; the input is not changed.
+ */
+function decodeJsonFields(record: IDataObject, fields: readonly string[] = ['data']): IDataObject {
+	let out = record;
+	for (const field of fields) {
+		const value = record[field];
+		if (typeof value !== 'string') continue;
+		const trimmed = value.trim();
+		if (!(trimmed.startsWith('{') || trimmed.startsWith('['))) continue;
+		try {
+			out = { ...out, [field]: JSON.parse(trimmed) as IDataObject };
+		} catch {
+			// Not JSON after all: keep the text the service sent.
+		}
+	}
+	return out;
 }

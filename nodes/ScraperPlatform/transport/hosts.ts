@@ -1,4 +1,4 @@
-import type { HostField } from '../shared/credentials';
+import type { HostField } from '../../shared/transport/definition';
 
 /**
  * The service's products on hosts of their own, sold for the platform's API token (public facts: the vendor's own

@@ -1,4 +1,4 @@
-import type { RecordFields } from '../shared/simplify';
+import type { RecordFields } from '../../shared/descriptions/simplify';
 
 /**
  * The platform API's words (section B of the service interface), declared once: the node, its list pickers and the

@@ -1,12 +1,12 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 
-import { walkPages } from '../shared/pages';
-import type { PageReader } from '../shared/pages';
-import { TRIGGER_RETRY_POLICY } from '../shared/retry';
-import { completedBulkJob, resultsPages } from '../ScraperPlatform/api';
-import type { BulkJob, ResultsQuery } from '../ScraperPlatform/api';
-import { RESULT_TYPES } from '../ScraperPlatform/vocabulary';
-import type { SortOrder } from '../ScraperPlatform/vocabulary';
+import { walkPages } from '../../shared/paging/pages';
+import type { PageReader } from '../../shared/paging/pages';
+import { TRIGGER_RETRY_POLICY } from '../../shared/transport/retry';
+import { completedBulkJob, resultsPages } from '../transport/api';
+import type { BulkJob, ResultsQuery } from '../transport/api';
+import { RESULT_TYPES } from '../transport/vocabulary';
+import type { SortOrder } from '../transport/vocabulary';
 import { isUnhandled, latest, nextState, readFrom, toMs } from './state';
 import type { TriggerState } from './state';
 

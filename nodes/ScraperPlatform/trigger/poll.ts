@@ -1,8 +1,8 @@
 import type { INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 
-import { pollWithState } from '../shared/trigger';
-import type { PollingTrigger } from '../shared/trigger';
-import type { BulkJob } from '../ScraperPlatform/api';
+import { pollWithState } from '../../shared/execution/trigger';
+import type { PollingTrigger } from '../../shared/execution/trigger';
+import type { BulkJob } from '../transport/api';
 import { collectCompletedJobs, newestUpdate } from './paging';
 import { readParameters } from './properties';
 import type { TriggerParameters } from './properties';

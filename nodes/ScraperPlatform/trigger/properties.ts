@@ -1,11 +1,11 @@
 import type { IDataObject, INodeProperties, IPollFunctions } from 'n8n-workflow';
 
-import { optionsCollection } from '../shared/collections';
-import { readId } from '../shared/locator';
-import { InputValidator } from '../shared/validation';
-import { scraperIdParameter } from '../ScraperPlatform/actions/common';
-import { BULK_OUTPUTS, bulkOutputOptions } from '../ScraperPlatform/actions/bulk/common';
-import type { BulkOutput } from '../ScraperPlatform/actions/bulk/common';
+import { optionsCollection } from '../../shared/descriptions/collections';
+import { readId } from '../../shared/descriptions/locator';
+import { InputValidator } from '../../shared/input/validation';
+import { scraperIdParameter } from '../descriptions/ids';
+import { BULK_OUTPUTS, bulkOutputOptions } from '../descriptions/bulkOutput';
+import type { BulkOutput } from '../descriptions/bulkOutput';
 
 /** Longest backfill offered: 30 days. */
 export const MAX_LOOKBACK_HOURS = 720;

@@ -1,11 +1,11 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, INode, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 
-import { walkPages } from '../shared/pages';
-import { TRIGGER_RETRY_POLICY } from '../shared/retry';
-import { completedBulkJob, mergedRecordItems, resultsPages } from '../ScraperPlatform/api';
-import type { BulkJob } from '../ScraperPlatform/api';
-import { isCanceledStatus, isFailedStatus } from '../ScraperPlatform/vocabulary';
+import { walkPages } from '../../shared/paging/pages';
+import { TRIGGER_RETRY_POLICY } from '../../shared/transport/retry';
+import { completedBulkJob, mergedRecordItems, resultsPages } from '../transport/api';
+import type { BulkJob } from '../transport/api';
+import { isCanceledStatus, isFailedStatus } from '../transport/vocabulary';
 import { bulkJobsQuery, isWantedRecord } from './paging';
 import type { TriggerParameters } from './properties';
 

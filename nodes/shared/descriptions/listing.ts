@@ -1,6 +1,6 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { InputValidator } from './validation';
+import { InputValidator } from '../input/validation';
 
 /** n8n's usual pair for listings: Return All, or a Limit shown only when Return All is off. */
 export function returnAllProperties(): INodeProperties[] {

@@ -1,7 +1,7 @@
 import type { IDataObject, IDisplayOptions, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { isToolCall } from './tool';
-import { InputValidator } from './validation';
+import { isToolCall } from '../execution/tool';
+import { InputValidator } from '../input/validation';
 
 /** The description n8n prescribes for Simplify. */
 export const SIMPLIFY_DESCRIPTION = 'Whether to return a simplified version of the response instead of the raw data';

@@ -7,10 +7,10 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { BEFORE_OPTIONS, FROM_OPTIONS, optionsCollection, OPTIONS_VERSION } from './collections';
+import { BEFORE_OPTIONS, FROM_OPTIONS, optionsCollection, OPTIONS_VERSION } from '../descriptions/collections';
 import { RequestLimiter, setRequestLimiter } from './concurrency';
 import { answerForAgent, errorItem, runForEachItem, withItemIndex } from './items';
-import { InputValidator } from './validation';
+import { InputValidator } from '../input/validation';
 
 /** The most requests one node sends at once: the service's highest plan allows 100 per account. */
 export const MAX_PARALLEL_REQUESTS = 100;

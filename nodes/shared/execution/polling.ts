@@ -1,9 +1,9 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { movedToOptions, readMoved } from './collections';
+import { movedToOptions, readMoved } from '../descriptions/collections';
 import type { Unconfirmed } from './unknownOutcome';
 import { pause } from './pause';
-import { InputValidator } from './validation';
+import { InputValidator } from '../input/validation';
 
 /** The longest wait an execution should hold: a day. A longer job is better checked later with its ID. */
 export const MAX_WAIT_SECONDS = 86_400;

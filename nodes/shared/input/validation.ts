@@ -1,7 +1,7 @@
 import { DateTime } from 'luxon';
 import type { INode } from 'n8n-workflow';
 
-import { nodeOperationError, refusal } from './errors';
+import { nodeOperationError, refusal } from '../execution/errors';
 import { shownUrl, urlHostProblem, urlTextProblem } from './urlRules';
 
 /**
@@ -193,11 +193,6 @@ export function toList(value: unknown): string[] {
 	if (value === undefined || value === null || value === '') return [];
 	const entries = Array.isArray(value) ? value : String(value).split(/[\n,]/);
 	return entries.map((entry) => String(entry).trim()).filter((entry) => entry.length > 0);
-}
-
-/** `yyyy-MM-dd HH:mm:ss` in UTC, the format the platform's analytics and bandwidth endpoints read. */
-export function toServiceUtc(date: DateTime): string {
-	return date.toUTC().toFormat('yyyy-MM-dd HH:mm:ss');
 }
 
 function rangeText(range: { min?: number; max?: number }): string {

@@ -12,26 +12,6 @@ export const NOISE_FIELDS = [
 	'deletedById',
 ] as const;
 
-/**
- * `data` arrives as a JSON-encoded string in listings: turn it into the object it encodes. Text that is
- * not JSON is left as it is. Returns a new record; the input is not changed.
- */
-export function decodeJsonFields(record: IDataObject, fields: readonly string[] = ['data']): IDataObject {
-	let out = record;
-	for (const field of fields) {
-		const value = record[field];
-		if (typeof value !== 'string') continue;
-		const trimmed = value.trim();
-		if (!(trimmed.startsWith('{') || trimmed.startsWith('['))) continue;
-		try {
-			out = { ...out, [field]: JSON.parse(trimmed) as IDataObject };
-		} catch {
-			// Not JSON after all: keep the text the service sent.
-		}
-	}
-	return out;
-}
-
 /** Drops file paths and audit fields (and any extra names given). */
 export function simplifyRecord(record: IDataObject, extra: readonly string[] = []): IDataObject {
 	const out: IDataObject = {};

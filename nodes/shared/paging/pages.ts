@@ -1,8 +1,8 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { IExecuteFunctions, INode } from 'n8n-workflow';
 
-import { walkSays } from './pagingWords';
-import type { WalkEnd, WalkReport } from './pagingWords';
+import { walkSays } from './words';
+import type { WalkEnd, WalkReport } from './words';
 
 /** One page of a listing, and where the next one starts (undefined: this was the last). */
 export interface Page<T, P = number> {

@@ -1,8 +1,8 @@
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 
-import { nodeOperationError } from './errors';
-import type { ApiDefinition, RequestContext } from './transport';
-import { controlCharacterAt, shownUrl, urlTextProblem } from './urlRules';
+import { nodeOperationError } from '../execution/errors';
+import type { ApiDefinition, HostField, RequestContext } from './definition';
+import { controlCharacterAt, shownUrl, urlTextProblem } from '../input/urlRules';
 
 // Credentials are decrypted once per execution, not once per item.
 const credentialCache = new WeakMap<object, Map<string, Promise<ICredentialDataDecryptedObject>>>();
@@ -24,18 +24,6 @@ export async function getCachedCredentials(
 		byType.set(credentialType, pending);
 	}
 	return await pending;
-}
-
-/**
- * A host of the service besides the credential's Base URL (a product of its own on another address, sold for the same
- * token), kept in a credential field of its own whose default is the service's real address.
- */
-export interface HostField {
-	/** The credential field, e.g. `fetchBaseUrl`. */
-	name: string;
-	/** As the credential shows it, e.g. `Fetch Base URL`. */
-	displayName: string;
-	default: string;
 }
 
 /**

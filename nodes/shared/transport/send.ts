@@ -1,7 +1,7 @@
 import type { ICredentialDataDecryptedObject, IHttpRequestOptions } from 'n8n-workflow';
 
 import { hostOf } from './credentials';
-import type { ApiDefinition, ApiRequest, RequestContext } from './transport';
+import type { ApiDefinition, ApiRequest, RequestContext } from './definition';
 
 const DEFAULT_TIMEOUT_MS = 120_000;
 

@@ -1,61 +1,17 @@
-import type {
-	ICredentialDataDecryptedObject,
-	IDataObject,
-	IExecuteFunctions,
-	IHttpRequestMethods,
-	ILoadOptionsFunctions,
-	IPollFunctions,
-} from 'n8n-workflow';
+import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
 
-import { requestLimiterOf } from './concurrency';
-import type { RequestLimiter } from './concurrency';
+import { requestLimiterOf } from '../execution/concurrency';
+import type { RequestLimiter } from '../execution/concurrency';
 import { checkCredentials, getCachedCredentials } from './credentials';
-import type { HostField } from './credentials';
-import { apiError, nodeOperationError } from './errors';
-import type { ErrorSubject } from './errors';
+import { apiError, nodeOperationError } from '../execution/errors';
 import { networkCause } from './network';
-import { pause } from './pause';
+import { pause } from '../execution/pause';
 import { DEFAULT_RETRY_POLICY, RetryBudget } from './retry';
 import type { RetryPolicy } from './retry';
 import { send } from './send';
 import type { FullResponse } from './send';
-import { networkError, notJsonError, uncertainStartError } from './unknownOutcome';
-import type { StartedWork } from './unknownOutcome';
-
-export type RequestContext = IExecuteFunctions | IPollFunctions | ILoadOptionsFunctions;
-
-/** One API the nodes talk to: which credential authenticates it and how it is named to the user. */
-export interface ApiDefinition {
-	credentialType: string;
-	credentialName: string;
-	service: string;
-	/** The credential's host fields besides Base URL (checked with it): where some of its requests go. */
-	hosts?: readonly HostField[];
-}
-
-export interface ApiRequest {
-	method: IHttpRequestMethods;
-	/** Path below the request's host, e.g. `/api/v1/results`. */
-	path: string;
-	/** The credential's host field this request goes to (one of `ApiDefinition.hosts`); its Base URL when not set. */
-	host?: HostField;
-	/** `text`: a 2xx answer is the text as sent (a fetched page), never read as JSON. */
-	answer?: 'text';
-	qs?: IDataObject;
-	body?: IDataObject | IDataObject[];
-	headers?: Record<string, string>;
-	/**
-	 * True for reads: a repeat cannot start a second job, so 5xx and network errors are retried.
-	 * Creates, reruns and bulk starts are never repeated after a failure that may have reached the service.
-	 */
-	idempotent: boolean;
-	/** What an id in the path refers to, for 403/404 messages. */
-	subject?: ErrorSubject;
-	/** For a request that is never repeated: what it starts and where to look for it when its outcome is unknown. */
-	started?: StartedWork;
-	/** Response deadline in milliseconds. */
-	timeoutMs?: number;
-}
+import { networkError, notJsonError, uncertainStartError } from '../execution/unknownOutcome';
+import type { ApiDefinition, ApiRequest, RequestContext } from './definition';
 
 /** A 2xx answer: its body (parsed JSON, or the text of an `answer: 'text'` request) and its headers. */
 export interface ApiAnswer<T> {

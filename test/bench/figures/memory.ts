@@ -133,7 +133,7 @@ function bulkNotes(results: Record<string, CaseSeries>, body: number): string[] 
 	];
 	// What splitIntoItems used to cost (a spread copy: 2.4 MB per 10,000 records) is fixed; say what the gap is now.
 	notes.push(
-		`**The spread copy is fixed.** nodes/shared/output.ts \`splitIntoItems\` used to build each item as \`{ ...context, ...record }\`: V8 gives an object literal that starts with a small spread that object's map, and stores the record's fields out of object with slack (about 240 bytes more per record). It now builds each record from entries (the job's \`bulkId\` first, then the record's fields) and gives all items of one input item one shared pairing object, which n8n reads and never changes (the reference makes one per record). The node keeps ${gapMb} MB more than the reference.`,
+		`**The spread copy is fixed.** nodes/shared/output/records.ts \`splitIntoItems\` used to build each item as \`{ ...context, ...record }\`: V8 gives an object literal that starts with a small spread that object's map, and stores the record's fields out of object with slack (about 240 bytes more per record). It now builds each record from entries (the job's \`bulkId\` first, then the record's fields) and gives all items of one input item one shared pairing object, which n8n reads and never changes (the reference makes one per record). The node keeps ${gapMb} MB more than the reference.`,
 	);
 	if (gap > 1.5 * MB) {
 		notes.push(

@@ -1,8 +1,8 @@
 import { NodeConnectionTypes } from 'n8n-workflow';
 import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
 
-import { describeResources, routeOperation } from '../../../nodes/shared/operation';
-import type { Resource } from '../../../nodes/shared/operation';
+import { describeResources, routeOperation } from '../../../nodes/shared/execution/operation';
+import type { Resource } from '../../../nodes/shared/execution/operation';
 import { testWalletCredential } from './actions/common';
 import { pageFetch } from './actions/page/fetch';
 import { searchWeb } from './actions/search/web';

@@ -1,11 +1,11 @@
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
-import { FROM_OPTIONS, movedToOptions, optionsCollection, readMoved } from '../../../shared/collections';
-import { marketplaceRequest } from '../../api';
-import { describeJson, firstSchemaProblem, isJsonObject } from '../../jsonSchema';
-import type { Operation } from '../../../shared/operation';
-import { asRecords, findList } from '../../../shared/output';
-import { InputValidator } from '../../../shared/validation';
+import { FROM_OPTIONS, movedToOptions, optionsCollection, readMoved } from '../../../shared/descriptions/collections';
+import { marketplaceRequest } from '../../transport/api';
+import { describeJson, firstSchemaProblem, isJsonObject } from './jsonSchema';
+import type { Operation } from '../../../shared/execution/operation';
+import { asRecords, findList } from '../../../shared/output/records';
+import { InputValidator } from '../../../shared/input/validation';
 
 export const JOB_BOARD_TIMEOUT_RANGE = { min: 60, max: 600 } as const;
 

@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import type { Operation } from '../../../shared/operation';
-import { InputValidator } from '../../../shared/validation';
+import type { Operation } from '../../../shared/execution/operation';
+import { InputValidator } from '../../../shared/input/validation';
 import { createAndRun, createAndRunWaitProperties, nameProperty, waitingConcurrency } from '../common';
 
 export const SENTIMENT_TYPES = ['all', 'positive', 'neutral', 'negative'] as const;

@@ -1,8 +1,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { additionalFields } from '../../../shared/collections';
-import type { Operation } from '../../../shared/operation';
-import { InputValidator } from '../../../shared/validation';
+import { additionalFields } from '../../../shared/descriptions/collections';
+import type { Operation } from '../../../shared/execution/operation';
+import { InputValidator } from '../../../shared/input/validation';
 import { createAndRun, createAndRunWaitProperties, nameProperty, waitingConcurrency } from '../common';
 
 const LABELS = {

@@ -1,5 +1,5 @@
-import { getResult } from '../../api';
-import type { Operation } from '../../../shared/operation';
+import { getResult } from '../../transport/api';
+import type { Operation } from '../../../shared/execution/operation';
 import { integerIdOf, marketplaceIdParameter } from '../common';
 
 export const resultGet: Operation = {

@@ -1,7 +1,7 @@
 import type { INodeExecutionData } from 'n8n-workflow';
 
-import { getLatestResults } from '../../api';
-import type { Operation } from '../../../shared/operation';
+import { getLatestResults } from '../../transport/api';
+import type { Operation } from '../../../shared/execution/operation';
 import { integerIdOf, marketplaceIdParameter } from '../common';
 
 export const resultGetLatest: Operation = {

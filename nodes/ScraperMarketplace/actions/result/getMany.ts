@@ -1,14 +1,14 @@
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
-import { resultsPageReader } from '../../api';
-import { contentRecords } from '../../runOutput';
-import { recordOrigin } from '../../vocabulary';
-import { optionsCollection } from '../../../shared/collections';
-import { readListingLimit, returnAllProperties } from '../../../shared/listing';
-import type { Operation } from '../../../shared/operation';
-import { splitIntoItems } from '../../../shared/output';
-import { collectRecords, listingWalk } from '../../../shared/pages';
-import { InputValidator } from '../../../shared/validation';
+import { resultsPageReader } from '../../transport/api';
+import { contentRecords } from '../../runs/output';
+import { recordOrigin } from '../../transport/vocabulary';
+import { optionsCollection } from '../../../shared/descriptions/collections';
+import { readListingLimit, returnAllProperties } from '../../../shared/descriptions/listing';
+import type { Operation } from '../../../shared/execution/operation';
+import { splitIntoItems } from '../../../shared/output/records';
+import { collectRecords, listingWalk } from '../../../shared/paging/pages';
+import { InputValidator } from '../../../shared/input/validation';
 
 export const resultGetMany: Operation = {
 	value: 'getMany',

@@ -1,5 +1,5 @@
-import { getScraper } from '../../api';
-import type { Operation } from '../../../shared/operation';
+import { getScraper } from '../../transport/api';
+import type { Operation } from '../../../shared/execution/operation';
 import { integerIdOf, marketplaceIdParameter } from '../common';
 
 export const scraperGet: Operation = {

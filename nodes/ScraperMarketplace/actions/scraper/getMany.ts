@@ -1,11 +1,11 @@
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
-import { scrapersPageReader } from '../../api';
-import { LARGEST_SCRAPERS_PAGE } from '../../vocabulary';
-import { optionsCollection } from '../../../shared/collections';
-import { readListingLimit, returnAllProperties } from '../../../shared/listing';
-import type { Operation } from '../../../shared/operation';
-import { collectRecords, listingWalk } from '../../../shared/pages';
+import { scrapersPageReader } from '../../transport/api';
+import { LARGEST_SCRAPERS_PAGE } from '../../transport/vocabulary';
+import { optionsCollection } from '../../../shared/descriptions/collections';
+import { readListingLimit, returnAllProperties } from '../../../shared/descriptions/listing';
+import type { Operation } from '../../../shared/execution/operation';
+import { collectRecords, listingWalk } from '../../../shared/paging/pages';
 
 export const scraperGetMany: Operation = {
 	value: 'getMany',

@@ -1,8 +1,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { SUBJECT } from '../../vocabulary';
-import type { Operation } from '../../../shared/operation';
-import { InputValidator } from '../../../shared/validation';
+import { SUBJECT } from '../../transport/vocabulary';
+import type { Operation } from '../../../shared/execution/operation';
+import { InputValidator } from '../../../shared/input/validation';
 import { integerIdOf, marketplaceIdParameter, runAnswer, startRuns, waitingConcurrency, waitProperties } from '../common';
 
 export const scraperRun: Operation = {

@@ -1,6 +1,6 @@
-import { deleteRecord } from '../../api';
-import { SUBJECT } from '../../vocabulary';
-import type { Operation } from '../../../shared/operation';
+import { deleteRecord } from '../../transport/api';
+import { SUBJECT } from '../../transport/vocabulary';
+import type { Operation } from '../../../shared/execution/operation';
 import { integerIdOf, marketplaceIdParameter } from '../common';
 
 export const scrapingRunDelete: Operation = {

@@ -1,5 +1,5 @@
-import { getScrapingRun } from '../../api';
-import type { Operation } from '../../../shared/operation';
+import { getScrapingRun } from '../../transport/api';
+import type { Operation } from '../../../shared/execution/operation';
 import { integerIdOf, marketplaceIdParameter } from '../common';
 
 export const scrapingRunGet: Operation = {

@@ -1,11 +1,11 @@
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
-import { marketplaceRequest } from '../../api';
-import { SUBJECT } from '../../vocabulary';
-import type { RunListRecord, ScrapingRun } from '../../vocabulary';
-import type { Operation } from '../../../shared/operation';
-import { binaryFromText, fileSlug } from '../../../shared/output';
-import { InputValidator } from '../../../shared/validation';
+import { marketplaceRequest } from '../../transport/api';
+import { SUBJECT } from '../../transport/vocabulary';
+import type { RunListRecord, ScrapingRun } from '../../transport/vocabulary';
+import type { Operation } from '../../../shared/execution/operation';
+import { binaryFromText, fileSlug } from '../../../shared/output/records';
+import { InputValidator } from '../../../shared/input/validation';
 import { integerIdOf, marketplaceIdParameter } from '../common';
 
 export const scrapingRunGetHtml: Operation = {

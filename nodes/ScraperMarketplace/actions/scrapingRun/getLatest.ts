@@ -1,5 +1,5 @@
-import { getLatestScrapingRun } from '../../api';
-import type { Operation } from '../../../shared/operation';
+import { getLatestScrapingRun } from '../../transport/api';
+import type { Operation } from '../../../shared/execution/operation';
 import { integerIdOf, marketplaceIdParameter } from '../common';
 
 export const scrapingRunGetLatest: Operation = {

@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import type { Operation } from '../../../shared/operation';
-import { platformRequest } from '../../api';
+import type { Operation } from '../../../shared/execution/operation';
+import { platformRequest } from '../../transport/api';
 
 export const accountGet: Operation = {
 	value: 'get',

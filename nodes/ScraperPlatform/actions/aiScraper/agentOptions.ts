@@ -1,6 +1,6 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import type { InputValidator } from '../../../shared/validation';
+import type { InputValidator } from '../../../shared/input/validation';
 
 /**
  * The vendor's agent options (its MCP server, SDKs and docs): the Listing agent follows up to Max Pages; the Map

@@ -1,9 +1,9 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { additionalFields } from '../../../shared/collections';
-import type { Operation } from '../../../shared/operation';
-import { InputValidator } from '../../../shared/validation';
-import { AI_AGENTS } from '../../vocabulary';
+import { additionalFields } from '../../../shared/descriptions/collections';
+import type { Operation } from '../../../shared/execution/operation';
+import { InputValidator } from '../../../shared/input/validation';
+import { AI_AGENTS } from '../../transport/vocabulary';
 import { outputOptions, runScraper } from '../common';
 import { addAgentOptions, listingOptionsProperty, mapOptionsProperty } from './agentOptions';
 

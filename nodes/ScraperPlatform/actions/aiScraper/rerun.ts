@@ -1,8 +1,9 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import type { Operation } from '../../../shared/operation';
-import { InputValidator } from '../../../shared/validation';
-import { outputOptions, runScraper, scraperIdOf, scraperIdParameter } from '../common';
+import type { Operation } from '../../../shared/execution/operation';
+import { InputValidator } from '../../../shared/input/validation';
+import { outputOptions, runScraper } from '../common';
+import { scraperIdOf, scraperIdParameter } from '../../descriptions/ids';
 import { addAgentOptions, mapOptionsProperty } from './agentOptions';
 
 export const aiScraperRerun: Operation = {

@@ -1,6 +1,7 @@
+import type { DateTime } from 'luxon';
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { InputValidator, toServiceUtc } from '../../../shared/validation';
+import { InputValidator } from '../../../shared/input/validation';
 
 export const dateRangeProperties: INodeProperties[] = [
 	{
@@ -29,4 +30,9 @@ export function readDateRange(ctx: IExecuteFunctions, itemIndex: number): { star
 	const end = v.dateTime(ctx.getNodeParameter('endDate', itemIndex), 'End Date', timezone);
 	v.range(start, end, 'Start Date', 'End Date');
 	return { startDate: toServiceUtc(start), endDate: toServiceUtc(end) };
+}
+
+/** `yyyy-MM-dd HH:mm:ss` in UTC, the format the platform's analytics and bandwidth endpoints read. */
+function toServiceUtc(date: DateTime): string {
+	return date.toUTC().toFormat('yyyy-MM-dd HH:mm:ss');
 }

@@ -1,6 +1,6 @@
-import type { Operation } from '../../../shared/operation';
-import { asRecords, splitIntoItems } from '../../../shared/output';
-import { platformRequest } from '../../api';
+import type { Operation } from '../../../shared/execution/operation';
+import { asRecords, splitIntoItems } from '../../../shared/output/records';
+import { platformRequest } from '../../transport/api';
 import { dateRangeProperties, readDateRange } from './common';
 
 export const analyticsGetProxyBandwidth: Operation = {

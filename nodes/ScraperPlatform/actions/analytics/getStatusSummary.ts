@@ -1,10 +1,10 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { additionalFields, FROM_OPTIONS, movedToOptions, optionsCollection, readMoved } from '../../../shared/collections';
-import type { Operation } from '../../../shared/operation';
-import { asRecords, splitIntoItems } from '../../../shared/output';
-import { platformRequest } from '../../api';
-import { InputValidator } from '../../../shared/validation';
+import { additionalFields, FROM_OPTIONS, movedToOptions, optionsCollection, readMoved } from '../../../shared/descriptions/collections';
+import type { Operation } from '../../../shared/execution/operation';
+import { asRecords, splitIntoItems } from '../../../shared/output/records';
+import { platformRequest } from '../../transport/api';
+import { InputValidator } from '../../../shared/input/validation';
 import { dateRangeProperties, readDateRange } from './common';
 
 const splitMoved = movedToOptions({

@@ -1,6 +1,6 @@
-import type { Operation } from '../../../shared/operation';
-import { ID_KINDS } from '../../vocabulary';
-import { bulkIdOf, bulkIdParameter } from '../common';
+import type { Operation } from '../../../shared/execution/operation';
+import { ID_KINDS } from '../../transport/vocabulary';
+import { bulkIdOf, bulkIdParameter } from '../../descriptions/ids';
 import { cancelBulkWork } from './common';
 
 export const bulkCancel: Operation = {

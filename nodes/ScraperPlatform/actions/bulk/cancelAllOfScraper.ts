@@ -1,6 +1,6 @@
-import type { Operation } from '../../../shared/operation';
-import { ID_KINDS } from '../../vocabulary';
-import { scraperIdOf, scraperIdParameter } from '../common';
+import type { Operation } from '../../../shared/execution/operation';
+import { ID_KINDS } from '../../transport/vocabulary';
+import { scraperIdOf, scraperIdParameter } from '../../descriptions/ids';
 import { cancelBulkWork } from './common';
 
 export const bulkCancelAllOfScraper: Operation = {

@@ -1,16 +1,18 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { FROM_OPTIONS, optionsCollection, OPTIONS_VERSION } from '../../../shared/collections';
-import type { ErrorSubject } from '../../../shared/errors';
-import { readWaitSettings, waitForCompletion, waitParameters } from '../../../shared/polling';
-import type { WaitSettings } from '../../../shared/polling';
-import { readSimplify, simplifyProperties } from '../../../shared/simplify';
-import type { Shaping } from '../../../shared/simplify';
-import { unconfirmedWorkError } from '../../../shared/unknownOutcome';
-import { InputValidator } from '../../../shared/validation';
-import { getResult, mergedRecordItems, platformRequest, toBulkJob, urlsDone } from '../../api';
-import type { BulkJob } from '../../api';
-import { BULK_JOB_FIELDS, ID_KINDS } from '../../vocabulary';
+import { FROM_OPTIONS, optionsCollection, OPTIONS_VERSION } from '../../../shared/descriptions/collections';
+import type { ErrorSubject } from '../../../shared/execution/errors';
+import { readWaitSettings, waitForCompletion, waitParameters } from '../../../shared/execution/polling';
+import type { WaitSettings } from '../../../shared/execution/polling';
+import { readSimplify, simplifyProperties } from '../../../shared/descriptions/simplify';
+import type { Shaping } from '../../../shared/descriptions/simplify';
+import { unconfirmedWorkError } from '../../../shared/execution/unknownOutcome';
+import { InputValidator } from '../../../shared/input/validation';
+import { BULK_OUTPUTS, bulkOutputOptions } from '../../descriptions/bulkOutput';
+import type { BulkOutput } from '../../descriptions/bulkOutput';
+import { getResult, mergedRecordItems, platformRequest, toBulkJob, urlsDone } from '../../transport/api';
+import type { BulkJob } from '../../transport/api';
+import { BULK_JOB_FIELDS, ID_KINDS } from '../../transport/vocabulary';
 
 const wait = waitParameters('job', false, 'every URL of the job is finished, failed or canceled');
 
@@ -22,25 +24,6 @@ export const bulkWaitOptions: INodeProperties[] = wait.options;
 
 /** The Options collection of Bulk > Start and Get from version 3, below everything else. */
 export const bulkOptions: INodeProperties = optionsCollection(wait.options, { displayOptions: { show: FROM_OPTIONS } });
-
-/** The two shapes of a bulk job's output: Bulk > Start and Get, and the Bulk Trigger (with `recordsNote`), offer them. */
-export function bulkOutputOptions(recordsNote = ''): INodePropertyOptions[] {
-	return [
-		{
-			name: 'One Item per Job',
-			value: 'job',
-			description: 'Status, summary counts, per-URL details and all merged records in one item',
-		},
-		{
-			name: 'One Item per Merged Record',
-			value: 'records',
-			description: `Each merged record as its own item with the bulk job ID on it, ready for a spreadsheet${recordsNote}`,
-		},
-	];
-}
-
-export const BULK_OUTPUTS = ['job', 'records'] as const;
-export type BulkOutput = (typeof BULK_OUTPUTS)[number];
 
 export const bulkOutputProperty: INodeProperties = {
 	displayName: 'Output',

@@ -1,7 +1,7 @@
-import type { Operation } from '../../../shared/operation';
-import { getResult } from '../../api';
-import { ID_KINDS } from '../../vocabulary';
-import { bulkIdOf, bulkIdParameter } from '../common';
+import type { Operation } from '../../../shared/execution/operation';
+import { getResult } from '../../transport/api';
+import { ID_KINDS } from '../../transport/vocabulary';
+import { bulkIdOf, bulkIdParameter } from '../../descriptions/ids';
 import { bulkJobSimplifyProperties, bulkOptions, bulkOutputProperty, finishBulk, readBulkFinish, waitProperties } from './common';
 
 export const bulkGet: Operation = {

@@ -1,13 +1,13 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { FROM_OPTIONS, movedToOptions, optionsCollection, readMoved } from '../../../shared/collections';
-import { nodeOperationError, refusal } from '../../../shared/errors';
-import type { Operation } from '../../../shared/operation';
-import { InputValidator } from '../../../shared/validation';
-import { getResult, resultsPages, toBulkJob, urlsDone } from '../../api';
-import type { BulkJob } from '../../api';
-import { AI_RESULT_TYPES, ID_KINDS, isCanceledStatus, isFailedStatus, isTerminalStatus } from '../../vocabulary';
-import { bulkIdOf, bulkIdParameter } from '../common';
+import { FROM_OPTIONS, movedToOptions, optionsCollection, readMoved } from '../../../shared/descriptions/collections';
+import { nodeOperationError, refusal } from '../../../shared/execution/errors';
+import type { Operation } from '../../../shared/execution/operation';
+import { InputValidator } from '../../../shared/input/validation';
+import { getResult, resultsPages, toBulkJob, urlsDone } from '../../transport/api';
+import type { BulkJob } from '../../transport/api';
+import { AI_RESULT_TYPES, ID_KINDS, isCanceledStatus, isFailedStatus, isTerminalStatus } from '../../transport/vocabulary';
+import { bulkIdOf, bulkIdParameter } from '../../descriptions/ids';
 import { bulkJobSimplifyProperties, bulkOutputProperty, bulkWaitOptions, readBulkFinish, waitProperties } from './common';
 import type { BulkFinish } from './common';
 import { SCRAPER_KINDS, startBulkJob } from './startJob';

@@ -1,9 +1,9 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import { runForEachItem } from '../../../shared/items';
-import type { Operation } from '../../../shared/operation';
-import { InputValidator, toList } from '../../../shared/validation';
-import { scraperIdOf, scraperIdParameter } from '../common';
+import { runForEachItem } from '../../../shared/execution/items';
+import type { Operation } from '../../../shared/execution/operation';
+import { InputValidator, toList } from '../../../shared/input/validation';
+import { scraperIdOf, scraperIdParameter } from '../../descriptions/ids';
 import { bulkJobSimplifyProperties, bulkOptions, bulkOutputProperty, readBulkFinish, waitProperties } from './common';
 import { SCRAPER_KINDS, startBulkJob } from './startJob';
 import type { BulkStart } from './startJob';

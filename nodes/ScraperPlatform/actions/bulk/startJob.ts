@@ -1,9 +1,9 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, JsonObject } from 'n8n-workflow';
 
-import { nodeApiError } from '../../../shared/errors';
-import { unconfirmedWorkError } from '../../../shared/unknownOutcome';
-import { getResult, platformRequest } from '../../api';
-import { ID_KINDS, RESULT_TYPES } from '../../vocabulary';
+import { nodeApiError } from '../../../shared/execution/errors';
+import { unconfirmedWorkError } from '../../../shared/execution/unknownOutcome';
+import { getResult, platformRequest } from '../../transport/api';
+import { ID_KINDS, RESULT_TYPES } from '../../transport/vocabulary';
 import { finishBulk, readJobLater } from './common';
 import type { BulkFinish } from './common';
 

@@ -1,6 +1,7 @@
-import type { Operation } from '../../../shared/operation';
-import { InputValidator } from '../../../shared/validation';
-import { outputOptions, runScraper, scraperIdOf, scraperIdParameter } from '../common';
+import type { Operation } from '../../../shared/execution/operation';
+import { InputValidator } from '../../../shared/input/validation';
+import { outputOptions, runScraper } from '../common';
+import { scraperIdOf, scraperIdParameter } from '../../descriptions/ids';
 
 export const manualScraperRerun: Operation = {
 	value: 'rerun',

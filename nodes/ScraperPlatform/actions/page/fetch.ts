@@ -1,15 +1,15 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { FROM_OPTIONS, optionsCollection } from '../../../shared/collections';
-import type { Operation } from '../../../shared/operation';
-import { FETCH_LIMITS, publicPageUrl, readFetchSettings } from '../../../shared/pageFetch';
-import { readShaping, simplifyProperties } from '../../../shared/simplify';
-import type { RecordFields } from '../../../shared/simplify';
-import { apiExchange } from '../../../shared/transport';
-import type { ApiAnswer } from '../../../shared/transport';
-import { InputValidator } from '../../../shared/validation';
-import { PLATFORM_API } from '../../api';
-import { FETCH_HOST } from '../../hosts';
+import { FROM_OPTIONS, optionsCollection } from '../../../shared/descriptions/collections';
+import type { Operation } from '../../../shared/execution/operation';
+import { FETCH_LIMITS, publicPageUrl, readFetchSettings } from '../../../shared/input/pageFetch';
+import { readShaping, simplifyProperties } from '../../../shared/descriptions/simplify';
+import type { RecordFields } from '../../../shared/descriptions/simplify';
+import { apiExchange } from '../../../shared/transport/transport';
+import type { ApiAnswer } from '../../../shared/transport/transport';
+import { InputValidator } from '../../../shared/input/validation';
+import { PLATFORM_API } from '../../transport/api';
+import { FETCH_HOST } from '../../transport/hosts';
 
 /** The page timeout the service applies when none is sent (its own clients send 30). */
 const SERVICE_TIMEOUT_SECONDS = 30;

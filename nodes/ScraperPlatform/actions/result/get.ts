@@ -1,6 +1,7 @@
-import type { Operation } from '../../../shared/operation';
-import { getResult } from '../../api';
-import { getOutputChoice, outputOptions, resultIdOf, resultIdParameter, resultOutput } from '../common';
+import type { Operation } from '../../../shared/execution/operation';
+import { getResult } from '../../transport/api';
+import { getOutputChoice, outputOptions, resultOutput } from '../common';
+import { resultIdOf, resultIdParameter } from '../../descriptions/ids';
 
 export const resultGet: Operation = {
 	value: 'get',

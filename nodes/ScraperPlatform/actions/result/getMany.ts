@@ -1,14 +1,14 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { BEFORE_OPTIONS, FROM_OPTIONS, optionsCollection, OPTIONS_VERSION } from '../../../shared/collections';
-import { readListingLimit, returnAllProperties } from '../../../shared/listing';
-import type { Operation } from '../../../shared/operation';
-import { readShaping } from '../../../shared/simplify';
-import { collectRecords, listingWalk } from '../../../shared/pages';
-import { InputValidator } from '../../../shared/validation';
-import { resultsPages } from '../../api';
-import type { ResultsQuery } from '../../api';
-import { DATE_RANGE_COLUMNS, RESULT_FIELDS, RESULT_SORT_FIELDS, SORT_ORDERS } from '../../vocabulary';
+import { BEFORE_OPTIONS, FROM_OPTIONS, optionsCollection, OPTIONS_VERSION } from '../../../shared/descriptions/collections';
+import { readListingLimit, returnAllProperties } from '../../../shared/descriptions/listing';
+import type { Operation } from '../../../shared/execution/operation';
+import { readShaping } from '../../../shared/descriptions/simplify';
+import { collectRecords, listingWalk } from '../../../shared/paging/pages';
+import { InputValidator } from '../../../shared/input/validation';
+import { resultsPages } from '../../transport/api';
+import type { ResultsQuery } from '../../transport/api';
+import { DATE_RANGE_COLUMNS, RESULT_FIELDS, RESULT_SORT_FIELDS, SORT_ORDERS } from '../../transport/vocabulary';
 import { legacySimplifyProperty, readLegacySimplify, resultSimplifyProperties } from '../common';
 
 const sortFieldProperty: INodeProperties = {

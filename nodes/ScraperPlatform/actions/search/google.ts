@@ -1,17 +1,17 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, JsonObject } from 'n8n-workflow';
 
-import { FROM_OPTIONS, optionsCollection } from '../../../shared/collections';
-import { nodeApiError } from '../../../shared/errors';
-import { readListingLimit, returnAllProperties } from '../../../shared/listing';
-import type { Operation } from '../../../shared/operation';
-import { collectRecords, listingWalk } from '../../../shared/pages';
-import type { PageReader } from '../../../shared/pages';
-import { readShaping, simplifyProperties } from '../../../shared/simplify';
-import type { RecordFields } from '../../../shared/simplify';
-import { apiExchange } from '../../../shared/transport';
-import type { ApiRequest } from '../../../shared/transport';
-import { PLATFORM_API } from '../../api';
-import { SEARCH_HOST } from '../../hosts';
+import { FROM_OPTIONS, optionsCollection } from '../../../shared/descriptions/collections';
+import { nodeApiError } from '../../../shared/execution/errors';
+import { readListingLimit, returnAllProperties } from '../../../shared/descriptions/listing';
+import type { Operation } from '../../../shared/execution/operation';
+import { collectRecords, listingWalk } from '../../../shared/paging/pages';
+import type { PageReader } from '../../../shared/paging/pages';
+import { readShaping, simplifyProperties } from '../../../shared/descriptions/simplify';
+import type { RecordFields } from '../../../shared/descriptions/simplify';
+import { apiExchange } from '../../../shared/transport/transport';
+import type { ApiRequest } from '../../../shared/transport/definition';
+import { PLATFORM_API } from '../../transport/api';
+import { SEARCH_HOST } from '../../transport/hosts';
 import { readOutputAs, readSearchRequest, resultsOf, searchBody } from './googleQuery';
 import type { SearchRequest } from './googleQuery';
 

@@ -1,8 +1,8 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { asRecords, findList } from '../../../shared/output';
-import { shownUrl } from '../../../shared/urlRules';
-import { InputValidator } from '../../../shared/validation';
+import { asRecords, findList } from '../../../shared/output/records';
+import { shownUrl } from '../../../shared/input/urlRules';
+import { InputValidator } from '../../../shared/input/validation';
 
 /** What a Google search asks for, whatever its page: the fields the user set, or the Google URL gave. */
 export interface SearchRequest {

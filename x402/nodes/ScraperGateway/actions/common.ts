@@ -11,10 +11,10 @@ import type {
 	NodeApiError,
 } from 'n8n-workflow';
 
-import { optionsCollection } from '../../../../nodes/shared/collections';
-import { answerableByAgent, nodeApiError, nodeOperationError } from '../../../../nodes/shared/errors';
-import { isToolCall } from '../../../../nodes/shared/tool';
-import { InputValidator } from '../../../../nodes/shared/validation';
+import { optionsCollection } from '../../../../nodes/shared/descriptions/collections';
+import { answerableByAgent, nodeApiError, nodeOperationError } from '../../../../nodes/shared/execution/errors';
+import { isToolCall } from '../../../../nodes/shared/execution/tool';
+import { InputValidator } from '../../../../nodes/shared/input/validation';
 import { toAtomic } from '../payment/money';
 import { ledgerFor } from '../payment/ledger';
 import { describeCharge } from '../payment/receipt';

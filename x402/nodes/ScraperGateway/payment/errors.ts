@@ -1,6 +1,6 @@
 import type { INode, JsonObject, NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { nodeApiError, nodeOperationError, readErrorBody, refusal } from '../../../../nodes/shared/errors';
+import { nodeApiError, nodeOperationError, readErrorBody, refusal } from '../../../../nodes/shared/execution/errors';
 import { budgetSentence, describeOverBudget } from './ledger';
 import type { OverBudget } from './ledger';
 import { formatAtomic, usdc } from './money';

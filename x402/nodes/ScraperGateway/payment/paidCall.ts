@@ -1,6 +1,6 @@
 import type { INode } from 'n8n-workflow';
 
-import { pause } from '../../../../nodes/shared/pause';
+import { pause } from '../../../../nodes/shared/execution/pause';
 import { budgetRefusal, firstLine, mayHaveBeenCharged, paymentNotAccepted, signingRefusal, statusError, unreachable } from './errors';
 import type { SpendLedger } from './ledger';
 import { decodeSettlement, toReceipt } from './receipt';

@@ -1,8 +1,8 @@
 import type { INode } from 'n8n-workflow';
 
-import { pause } from '../../../../nodes/shared/pause';
-import { DEFAULT_RETRY_POLICY, RetryBudget } from '../../../../nodes/shared/retry';
-import type { RetryPolicy } from '../../../../nodes/shared/retry';
+import { pause } from '../../../../nodes/shared/execution/pause';
+import { DEFAULT_RETRY_POLICY, RetryBudget } from '../../../../nodes/shared/transport/retry';
+import type { RetryPolicy } from '../../../../nodes/shared/transport/retry';
 import { canceledBeforePayment, priceUnavailable, statusError, unreachable } from './errors';
 import type { Discovery, RequirementCache } from './requirementCache';
 import type { PaidRequest, Send } from './request';
@@ -15,7 +15,7 @@ export interface PriceRequestDeps {
 	requirements: RequirementCache;
 	/** The execution's cancel signal: once it fires, nothing more is sent. */
 	signal?: AbortSignal;
-	/** The shared retry policy of requests that spend nothing (`nodes/shared/retry.ts`). */
+	/** The shared retry policy of requests that spend nothing (`nodes/shared/transport/retry.ts`). */
 	policy?: RetryPolicy;
 }
 

@@ -1,9 +1,9 @@
-import { additionalFields } from '../../../../../nodes/shared/collections';
-import type { Operation } from '../../../../../nodes/shared/operation';
-import { FETCH_LIMITS } from '../../../../../nodes/shared/pageFetch';
-import { readShaping, simplifyProperties } from '../../../../../nodes/shared/simplify';
-import type { RecordFields } from '../../../../../nodes/shared/simplify';
-import { isToolCall } from '../../../../../nodes/shared/tool';
+import { additionalFields } from '../../../../../nodes/shared/descriptions/collections';
+import type { Operation } from '../../../../../nodes/shared/execution/operation';
+import { FETCH_LIMITS } from '../../../../../nodes/shared/input/pageFetch';
+import { readShaping, simplifyProperties } from '../../../../../nodes/shared/descriptions/simplify';
+import type { RecordFields } from '../../../../../nodes/shared/descriptions/simplify';
+import { isToolCall } from '../../../../../nodes/shared/execution/tool';
 import { deadlineMs, getSession, parallelRequests, paymentOptions } from '../common';
 import { pageItem, SCREENSHOT_FIELD } from './fetchOutput';
 import { buildFetchRequest } from './fetchRequest';

@@ -1,6 +1,6 @@
 import type { IBinaryKeyData, IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import { fileSlug } from '../../../../../nodes/shared/output';
+import { fileSlug } from '../../../../../nodes/shared/output/records';
 import type { GatewayResult } from '../../payment/request';
 import { chargedError } from '../common';
 

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { publicPageUrl, readFetchSettings } from '../../../../../nodes/shared/pageFetch';
-import { InputValidator } from '../../../../../nodes/shared/validation';
+import { publicPageUrl, readFetchSettings } from '../../../../../nodes/shared/input/pageFetch';
+import { InputValidator } from '../../../../../nodes/shared/input/validation';
 
 export const WAIT_UNTIL = ['domcontentloaded', 'load', 'networkidle'] as const;
 
@@ -18,7 +18,7 @@ const BOOLEAN_FIELDS: ReadonlyArray<readonly [string, string]> = [
 
 /**
  * Validates the item's parameters into the gateway's fetch request. Optional fields appear only when set. The page
- * URL and the fetch settings follow the rules every page fetch shares (nodes/shared/pageFetch.ts); the normalised URL
+ * URL and the fetch settings follow the rules every page fetch shares (nodes/shared/input/pageFetch.ts); the normalised URL
  * that passed is the one paid for, sent and echoed.
  */
 export function buildFetchRequest(ctx: IExecuteFunctions, itemIndex: number): IDataObject {

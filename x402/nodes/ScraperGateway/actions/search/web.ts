@@ -1,9 +1,9 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { additionalFields } from '../../../../../nodes/shared/collections';
-import type { Operation } from '../../../../../nodes/shared/operation';
-import { asRecords, findList, splitIntoItems } from '../../../../../nodes/shared/output';
-import { InputValidator } from '../../../../../nodes/shared/validation';
+import { additionalFields } from '../../../../../nodes/shared/descriptions/collections';
+import type { Operation } from '../../../../../nodes/shared/execution/operation';
+import { asRecords, findList, splitIntoItems } from '../../../../../nodes/shared/output/records';
+import { InputValidator } from '../../../../../nodes/shared/input/validation';
 import { chargedError, deadlineMs, getSession, parallelRequests, paymentOptions } from '../common';
 
 export const SEARCH_PATH = '/api/service/webSearch';
