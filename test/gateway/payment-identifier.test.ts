@@ -4,9 +4,10 @@ import { isValidPaymentId, validatePaymentIdentifier } from '@x402/extensions/pa
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 
 import { SpendLedger } from '../../x402/nodes/ScraperGateway/payment/ledger';
-import { PaidCaller } from '../../x402/nodes/ScraperGateway/payment/paidCall';
+import { GatewayPayments } from '../../x402/nodes/ScraperGateway/payment/payments';
 import { advertisedPaymentId, derivePaymentId, paymentIdExtensions } from '../../x402/nodes/ScraperGateway/payment/paymentId';
 import type { PaymentIdAdvert, PaymentIdParts } from '../../x402/nodes/ScraperGateway/payment/paymentId';
+import { chooseRequirement } from '../../x402/nodes/ScraperGateway/payment/requirements';
 import { RequirementCache } from '../../x402/nodes/ScraperGateway/payment/requirementCache';
 import type { KnownRequirement } from '../../x402/nodes/ScraperGateway/payment/requirementCache';
 import type { Send } from '../../x402/nodes/ScraperGateway/payment/request';
@@ -84,7 +85,7 @@ describe('reading the gateway 402 and building the identifier', () => {
 	});
 });
 
-describe('PaidCaller with a payment identifier: an unknown outcome is resent once, the same payment, counted once', () => {
+describe('GatewayPayments with a payment identifier: an unknown outcome is resent once, the same payment, counted once', () => {
 	const signedBase: SignedPayment = { header: 'signed-1', payer: PAY_TO, payTo: PAY_TO, nonce: `0x${'1'.repeat(64)}`, amount: 10_000n, network: 'eip155:84532', asset: USDC, validBefore: '1700000000' };
 
 	function caller(outcomes: HttpOutcome[], options: { advert?: PaymentIdAdvert | null; maxTotalSpend?: bigint; signal?: AbortSignal } = {}) {
@@ -99,9 +100,8 @@ describe('PaidCaller with a payment identifier: an unknown outcome is resent onc
 			signatures++;
 			return { ...signedBase, header: `signed-${signatures}`, amount: BigInt(paid.amount), paymentId: id?.id };
 		};
-		const signer = { sign } as unknown as PaymentSigner;
-		const requirements = new RequirementCache(node, policy);
-		const paid = new PaidCaller({ node, signer, ledger, maxTotalSpend: options.maxTotalSpend, send, requirements, signal: options.signal, resendPauseMs: 1 });
+		const prices = new RequirementCache(node, (offer) => chooseRequirement(offer, policy));
+		const paid = new GatewayPayments({ node, sign, ledger, maxTotalSpend: options.maxTotalSpend, send, prices, paymentId: () => PAYMENT_ID, signal: options.signal, resendPauseMs: 1 });
 		const advert = options.advert === null ? undefined : (options.advert ?? { required: false });
 		const known: KnownRequirement = { requirement, resource: paymentRequired().resource, paymentId: advert };
 		return { ledger, sent, paid, known, signatures: () => signatures };
@@ -114,7 +114,7 @@ describe('PaidCaller with a payment identifier: an unknown outcome is resent onc
 		['a 500 without a settlement header', status(500)],
 	])('%s: the same signed payment is sent once more; its answer is used and counted once', async (_name, first) => {
 		const { ledger, sent, paid, known, signatures } = caller([first, ok()], { maxTotalSpend: 10_000n });
-		const result = await paid.pay(request, known, PAYMENT_ID);
+		const result = await paid.pay(request, known);
 		expect(sent).toEqual([{ 'PAYMENT-SIGNATURE': 'signed-1' }, { 'PAYMENT-SIGNATURE': 'signed-1' }]);
 		expect(signatures()).toBe(1);
 		expect(result.receipt).toEqual({ transaction: '0xabc', network: 'eip155:84532', payer: PAY_TO, amount: '0.01', paymentId: PAYMENT_ID });
@@ -124,7 +124,7 @@ describe('PaidCaller with a payment identifier: an unknown outcome is resent onc
 
 	test('no answer to the resend either: "may have been charged" once, naming both causes and the identifier', async () => {
 		const { ledger, sent, paid, known } = caller([reset(), status(502)]);
-		const thrown = (await paid.pay(request, known, PAYMENT_ID).catch((error: unknown) => error)) as Error & { description?: string };
+		const thrown = (await paid.pay(request, known).catch((error: unknown) => error)) as Error & { description?: string };
 		expect(sent).toHaveLength(2);
 		expect(thrown.message).toMatch(
 			new RegExp(`^The payment may have been charged: connection reset by the gateway \\(ECONNRESET\\), and the gateway answered with status 502 when resent once with the same payment identifier after a signed payment of 0\\.01 USDC was sent \\(.*payment identifier ${PAYMENT_ID}\\)`),
@@ -136,41 +136,41 @@ describe('PaidCaller with a payment identifier: an unknown outcome is resent onc
 	test('a 402 or 400 to the resend does not mean "not charged": the first sending may have settled', async () => {
 		for (const second of [status(402), status(400)]) {
 			const { ledger, paid, known } = caller([reset(), second]);
-			await expect(paid.pay(request, known, PAYMENT_ID)).rejects.toThrow(/^The payment may have been charged: .* when resent once with the same payment identifier/);
+			await expect(paid.pay(request, known)).rejects.toThrow(/^The payment may have been charged: .* when resent once with the same payment identifier/);
 			expect(ledger.committed).toBe(10_000n);
 		}
 	});
 
 	test('a resend the gateway says it settled but failed: charged, with the receipt, not "may have been"', async () => {
 		const { ledger, paid, known } = caller([reset(), status(502, { 'payment-response': settled })]);
-		await expect(paid.pay(request, known, PAYMENT_ID)).rejects.toThrow(/^The gateway answered with status 502: down\. It was charged 0\.01 USDC \(transaction 0xabc/);
+		await expect(paid.pay(request, known)).rejects.toThrow(/^The gateway answered with status 502: down\. It was charged 0\.01 USDC \(transaction 0xabc/);
 		expect(ledger.committed).toBe(10_000n);
 	});
 
 	test('nothing is resent: without the extension, after a refused connection, a settled 5xx, a 429, or a stopped execution', async () => {
 		const without = caller([reset()], { advert: null });
-		const lost = (await without.paid.pay(request, without.known, PAYMENT_ID).catch((error: unknown) => error)) as Error & { description?: string };
+		const lost = (await without.paid.pay(request, without.known).catch((error: unknown) => error)) as Error & { description?: string };
 		expect(lost.message).toMatch(/^The payment may have been charged: connection reset by the gateway \(ECONNRESET\) after a signed payment of 0\.01 USDC was sent \(payer 0x2{40}, nonce 0x1{64}, amount 0\.01 USDC, network eip155:84532\)$/);
 		expect(lost.description).toMatch(/did not send it again, so this item was not paid twice/);
 		expect(lost.description).not.toMatch(/Retry On Fail/);
 		expect(without.sent).toHaveLength(1);
 
 		const neverSent = caller([refused()]);
-		await expect(neverSent.paid.pay(request, neverSent.known, PAYMENT_ID)).rejects.toThrow(/nothing was paid$/);
+		await expect(neverSent.paid.pay(request, neverSent.known)).rejects.toThrow(/nothing was paid$/);
 		expect([neverSent.sent.length, neverSent.ledger.committed, neverSent.ledger.reserved]).toEqual([1, 0n, 0n]);
 
 		const charged = caller([status(500, { 'payment-response': settled })]);
-		await expect(charged.paid.pay(request, charged.known, PAYMENT_ID)).rejects.toThrow(/It was charged 0\.01 USDC/);
+		await expect(charged.paid.pay(request, charged.known)).rejects.toThrow(/It was charged 0\.01 USDC/);
 		expect(charged.sent).toHaveLength(1);
 
 		const limited = caller([status(429)]);
-		await expect(limited.paid.pay(request, limited.known, PAYMENT_ID)).rejects.toThrow(/^The payment may have been charged: the gateway answered with status 429/);
+		await expect(limited.paid.pay(request, limited.known)).rejects.toThrow(/^The payment may have been charged: the gateway answered with status 429/);
 		expect(limited.sent).toHaveLength(1);
 
 		const stop = new AbortController();
 		stop.abort();
 		const stopped = caller([reset()], { signal: stop.signal });
-		const thrown = (await stopped.paid.pay(request, stopped.known, PAYMENT_ID).catch((error: unknown) => error)) as Error & { description?: string };
+		const thrown = (await stopped.paid.pay(request, stopped.known).catch((error: unknown) => error)) as Error & { description?: string };
 		expect(thrown.message).toMatch(/^The payment may have been charged: connection reset by the gateway \(ECONNRESET\); the execution was stopped before the resend/);
 		expect(thrown.description).toMatch(/did not send it again/);
 		expect([stopped.sent.length, stopped.ledger.committed]).toEqual([1, 10_000n]);
@@ -179,7 +179,7 @@ describe('PaidCaller with a payment identifier: an unknown outcome is resent onc
 	test('a 402 with a new price is paid once more with the same identifier, and that payment may be resent', async () => {
 		const fresh = { 'payment-required': Buffer.from(JSON.stringify({ ...paymentRequired([{ ...requirement, amount: '9000' }]), extensions: { 'payment-identifier': DECLARED } })).toString('base64') };
 		const { ledger, sent, paid, known } = caller([status(402, fresh), reset(), ok()]);
-		const result = await paid.pay(request, known, PAYMENT_ID);
+		const result = await paid.pay(request, known);
 		expect(sent.map((headers) => headers['PAYMENT-SIGNATURE'])).toEqual(['signed-1', 'signed-2', 'signed-2']);
 		expect(result.receipt).toMatchObject({ amount: '0.009', paymentId: PAYMENT_ID });
 		expect([ledger.committed, ledger.reserved]).toEqual([9_000n, 0n]);

@@ -3,14 +3,14 @@ import { generatePrivateKey } from 'viem/accounts';
 
 import { agentAnswerFor } from '../../nodes/shared/execution/errors';
 import { SpendLedger } from '../../x402/nodes/ScraperGateway/payment/ledger';
-import { PaidCaller } from '../../x402/nodes/ScraperGateway/payment/paidCall';
+import { GatewayPayments } from '../../x402/nodes/ScraperGateway/payment/payments';
 import { decodeSettlement } from '../../x402/nodes/ScraperGateway/payment/receipt';
 import { RequirementCache } from '../../x402/nodes/ScraperGateway/payment/requirementCache';
 import type { Discovery, KnownRequirement } from '../../x402/nodes/ScraperGateway/payment/requirementCache';
 import type { PaymentRequirements } from '@x402/core/types';
-import { decodePaymentRequired } from '../../x402/nodes/ScraperGateway/payment/requirements';
+import { chooseRequirement, decodePaymentRequired } from '../../x402/nodes/ScraperGateway/payment/requirements';
 import type { Send } from '../../x402/nodes/ScraperGateway/payment/request';
-import type { PaymentSigner, SignedPayment } from '../../x402/nodes/ScraperGateway/payment/signer';
+import type { SignedPayment } from '../../x402/nodes/ScraperGateway/payment/signer';
 import { readWallet } from '../../x402/nodes/ScraperGateway/payment/wallet';
 import { SimClock } from '../simulator/core/clock';
 import { SimServer } from '../simulator/core/server';
@@ -82,7 +82,7 @@ describe('readWallet: field by field, in the form order', () => {
 
 describe('RequirementCache: one discovery per path, checked against the policy', () => {
 	test('parallel calls wait for the one discovery in flight; later calls use the known requirement', async () => {
-		const cache = new RequirementCache(node, policy);
+		const cache = new RequirementCache(node, (offer) => chooseRequirement(offer, policy));
 		let discoveries = 0;
 		const discover = async (): Promise<Discovery> => {
 			discoveries++;
@@ -96,7 +96,7 @@ describe('RequirementCache: one discovery per path, checked against the policy',
 	});
 
 	test('a failed discovery lets a waiting call discover again', async () => {
-		const cache = new RequirementCache(node, policy);
+		const cache = new RequirementCache(node, (offer) => chooseRequirement(offer, policy));
 		let discoveries = 0;
 		const discover = async (): Promise<Discovery> => {
 			discoveries++;
@@ -110,7 +110,7 @@ describe('RequirementCache: one discovery per path, checked against the policy',
 	});
 
 	test('a requirement above the cap is refused before anything is signed, and an agent is told not to call again', () => {
-		const cache = new RequirementCache(node, policy);
+		const cache = new RequirementCache(node, (offer) => chooseRequirement(offer, policy));
 		const dear = answer(402, { 'payment-required': encodePaymentRequiredHeader(paymentRequired([{ ...requirement, amount: '20000' }])) });
 		let refusal: unknown;
 		try {
@@ -124,7 +124,7 @@ describe('RequirementCache: one discovery per path, checked against the policy',
 	});
 });
 
-describe('PaidCaller: the ledger is released only where money certainly did not move', () => {
+describe('GatewayPayments: the ledger is released only where money certainly did not move', () => {
 	const signed: SignedPayment = { header: 'signed', payer: PAY_TO, payTo: PAY_TO, nonce: `0x${'1'.repeat(64)}`, amount: 10_000n, network: 'eip155:84532', asset: USDC_ADDRESS, validBefore: '1700000000' };
 
 	function caller(outcomes: HttpOutcome[], options: { maxTotalSpend?: bigint; sign?: () => Promise<SignedPayment> } = {}) {
@@ -134,15 +134,15 @@ describe('PaidCaller: the ledger is released only where money certainly did not 
 			sent.push(headers);
 			return outcomes.shift() as HttpOutcome;
 		};
-		const signer = { sign: options.sign ?? (async (paid: PaymentRequirements) => ({ ...signed, amount: BigInt(paid.amount) })) } as unknown as PaymentSigner;
-		const requirements = new RequirementCache(node, policy);
-		return { ledger, sent, paid: new PaidCaller({ node, signer, ledger, maxTotalSpend: options.maxTotalSpend, send, requirements }) };
+		const sign = options.sign ?? (async (paid: PaymentRequirements) => ({ ...signed, amount: BigInt(paid.amount) }));
+		const prices = new RequirementCache(node, (offer) => chooseRequirement(offer, policy));
+		return { ledger, sent, paid: new GatewayPayments({ node, sign, ledger, maxTotalSpend: options.maxTotalSpend, send, prices, paymentId: () => PAYMENT_ID }) };
 	}
 
 	test('200: committed, with the receipt from the settlement', async () => {
 		const settlement = encodePaymentResponseHeader({ success: true, transaction: '0xabc', network: 'eip155:84532', payer: PAY_TO });
 		const { ledger, sent, paid } = caller([{ ok: true, answer: answer(200, { 'payment-response': settlement }, { ok: true }) }]);
-		const result = await paid.pay(request, known, PAYMENT_ID);
+		const result = await paid.pay(request, known);
 		expect(result.receipt).toEqual({ transaction: '0xabc', network: 'eip155:84532', payer: PAY_TO, amount: '0.01', paymentId: null });
 		expect(sent).toEqual([{ 'PAYMENT-SIGNATURE': 'signed' }]);
 		expect([ledger.committed, ledger.reserved]).toEqual([10_000n, 0n]);
@@ -150,23 +150,23 @@ describe('PaidCaller: the ledger is released only where money certainly did not 
 
 	test('never sent: released, "nothing was paid"; sent without an answer: committed, "may have been charged"', async () => {
 		const neverSent = caller([{ ok: false, failure: { cause: 'connection refused (ECONNREFUSED)', neverSent: true, timedOut: false } }]);
-		await expect(neverSent.paid.pay(request, known, PAYMENT_ID)).rejects.toThrow('Could not reach the gateway: connection refused (ECONNREFUSED); nothing was paid');
+		await expect(neverSent.paid.pay(request, known)).rejects.toThrow('Could not reach the gateway: connection refused (ECONNREFUSED); nothing was paid');
 		expect([neverSent.ledger.committed, neverSent.ledger.reserved]).toEqual([0n, 0n]);
 		const lost = caller([{ ok: false, failure: { cause: 'connection reset by the gateway (ECONNRESET)', neverSent: false, timedOut: false } }]);
-		await expect(lost.paid.pay(request, known, PAYMENT_ID)).rejects.toThrow(/^The payment may have been charged: connection reset by the gateway \(ECONNRESET\) after a signed payment of 0\.01 USDC was sent/);
+		await expect(lost.paid.pay(request, known)).rejects.toThrow(/^The payment may have been charged: connection reset by the gateway \(ECONNRESET\) after a signed payment of 0\.01 USDC was sent/);
 		expect([lost.ledger.committed, lost.ledger.reserved]).toEqual([10_000n, 0n]);
 	});
 
 	test('402 without a new requirement and 400: released; 500 without a settlement: committed', async () => {
 		const reason = encodePaymentResponseHeader({ success: false, errorReason: 'insufficient_funds\nat verify()', transaction: '', network: 'eip155:84532' });
 		const refused = caller([{ ok: true, answer: answer(402, { 'payment-response': reason }) }]);
-		await expect(refused.paid.pay(request, known, PAYMENT_ID)).rejects.toThrow('The gateway did not accept the payment (402: insufficient_funds); nothing was charged');
+		await expect(refused.paid.pay(request, known)).rejects.toThrow('The gateway did not accept the payment (402: insufficient_funds); nothing was charged');
 		expect(refused.ledger.reserved + refused.ledger.committed).toBe(0n);
 		const invalid = caller([{ ok: true, answer: answer(400, {}, { issues: [{ field: 'url', message: 'url is not public' }] }) }]);
-		await expect(invalid.paid.pay(request, known, PAYMENT_ID)).rejects.toThrow('The gateway rejected the input: url is not public; nothing was paid');
+		await expect(invalid.paid.pay(request, known)).rejects.toThrow('The gateway rejected the input: url is not public; nothing was paid');
 		expect(invalid.ledger.reserved + invalid.ledger.committed).toBe(0n);
 		const broken = caller([{ ok: true, answer: answer(500, {}, { message: 'boom' }) }]);
-		await expect(broken.paid.pay(request, known, PAYMENT_ID)).rejects.toThrow(/^The payment may have been charged: the gateway answered with status 500/);
+		await expect(broken.paid.pay(request, known)).rejects.toThrow(/^The payment may have been charged: the gateway answered with status 500/);
 		expect(broken.ledger.committed).toBe(10_000n);
 	});
 
@@ -176,17 +176,17 @@ describe('PaidCaller: the ledger is released only where money certainly did not 
 			{ ok: true, answer: answer(402, fresh) },
 			{ ok: true, answer: answer(402, fresh) },
 		]);
-		await expect(paid.pay(request, known, PAYMENT_ID)).rejects.toThrow(/^The gateway did not accept the payment/);
+		await expect(paid.pay(request, known)).rejects.toThrow(/^The gateway did not accept the payment/);
 		expect(sent).toHaveLength(2);
 		expect(ledger.reserved + ledger.committed).toBe(0n);
 	});
 
 	test('over the budget or refused by the signer: nothing is sent, the ledger is as it was', async () => {
 		const overBudget = caller([], { maxTotalSpend: 5_000n });
-		await expect(overBudget.paid.pay(request, known, PAYMENT_ID)).rejects.toThrow(/^Spending limit reached, nothing was signed for this item/);
+		await expect(overBudget.paid.pay(request, known)).rejects.toThrow(/^Spending limit reached, nothing was signed for this item/);
 		expect(overBudget.sent).toHaveLength(0);
 		const unsigned = caller([], { sign: async () => await Promise.reject(new Error('spend control: asset not allowed\ndetails')) });
-		await expect(unsigned.paid.pay(request, known, PAYMENT_ID)).rejects.toThrow('Payment refused, nothing was sent: spend control: asset not allowed');
+		await expect(unsigned.paid.pay(request, known)).rejects.toThrow('Payment refused, nothing was sent: spend control: asset not allowed');
 		expect(unsigned.sent).toHaveLength(0);
 		expect(unsigned.ledger.reserved).toBe(0n);
 	});

@@ -5,6 +5,7 @@ import { sleep } from 'n8n-workflow';
 import { DEFAULT_RETRY_POLICY } from '../../nodes/shared/transport/retry';
 import type { RetryPolicy } from '../../nodes/shared/transport/retry';
 import { PriceRequest } from '../../x402/nodes/ScraperGateway/payment/priceRequest';
+import { chooseRequirement } from '../../x402/nodes/ScraperGateway/payment/requirements';
 import { RequirementCache } from '../../x402/nodes/ScraperGateway/payment/requirementCache';
 import type { Send } from '../../x402/nodes/ScraperGateway/payment/request';
 import type { HttpAnswer, HttpOutcome } from '../../x402/nodes/ScraperGateway/transport';
@@ -42,7 +43,7 @@ function scripted(outcomes: HttpOutcome[], options: { policy?: RetryPolicy; sign
 		sent.push({ headers, at: Date.now() });
 		return outcomes.length > 1 ? (outcomes.shift() as HttpOutcome) : outcomes[0];
 	};
-	const requirements = new RequirementCache(node, policy);
+	const requirements = new RequirementCache(node, (offer) => chooseRequirement(offer, policy));
 	const price = new PriceRequest({ node, send, requirements, signal: options.signal, policy: options.policy ?? FAST }, request);
 	return { sent, price, requirements };
 }

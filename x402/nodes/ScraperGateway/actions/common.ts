@@ -19,8 +19,9 @@ import { toAtomic } from '../payment/money';
 import { ledgerFor } from '../payment/ledger';
 import { describeCharge } from '../payment/receipt';
 import type { GatewayResult } from '../payment/request';
-import { GatewaySession } from '../payment/session';
-import type { PaymentIdScope } from '../payment/session';
+import { paymentsFor } from '../payment/forWallet';
+import type { PaymentIdScope } from '../payment/forWallet';
+import { GatewayPayments } from '../payment/payments';
 import { CREDENTIAL_NAME, describeWallet, readWallet } from '../payment/wallet';
 import type { CredentialProblem } from '../payment/wallet';
 
@@ -85,11 +86,11 @@ export function deadlineMs(ctx: IExecuteFunctions, itemIndex: number, pageTimeou
 	return chosen ?? ((pageTimeoutSeconds ?? DEFAULT_PAGE_TIMEOUT_SECONDS) + DEADLINE_MARGIN_SECONDS) * 1000;
 }
 
-// One session per run of the node (the same IExecuteFunctions serves every item): it holds the known requirement.
+// One set of payments per run of the node (the same IExecuteFunctions serves every item): it holds the known price.
 // The spend is the execution's, shared by every run of the node (see `ledgerFor`).
-const sessions = new WeakMap<object, Promise<GatewaySession | CredentialProblem>>();
+const runPayments = new WeakMap<object, Promise<GatewayPayments | CredentialProblem>>();
 
-async function createSession(ctx: IExecuteFunctions): Promise<GatewaySession | CredentialProblem> {
+async function openPayments(ctx: IExecuteFunctions): Promise<GatewayPayments | CredentialProblem> {
 	const data = await ctx.getCredentials(CREDENTIAL_TYPE);
 	const result = readWallet(data as Record<string, unknown>);
 	if (!result.ok) return result.problem;
@@ -104,7 +105,7 @@ async function createSession(ctx: IExecuteFunctions): Promise<GatewaySession | C
 	}
 	// The Stop button: the price request's retries end on it (as the core's waits do), and nothing is paid after it.
 	const signal = 'getExecutionCancelSignal' in ctx ? ctx.getExecutionCancelSignal() : undefined;
-	return new GatewaySession(ctx.getNode(), result.wallet, ledgerFor(ctx, result.wallet.address), { maxTotalSpend, signal, paymentIdScope: paymentIdScope(ctx) });
+	return paymentsFor(ctx.getNode(), result.wallet, ledgerFor(ctx, result.wallet.address), { maxTotalSpend, signal, paymentIdScope: paymentIdScope(ctx) });
 }
 
 /**
@@ -122,19 +123,19 @@ function paymentIdScope(ctx: IExecuteFunctions): PaymentIdScope {
 	};
 }
 
-/** The execution's payment session; a credential problem becomes this item's error (naming the field, never the key). */
-export async function getSession(ctx: IExecuteFunctions, itemIndex: number): Promise<GatewaySession> {
-	let pending = sessions.get(ctx);
+/** This run's payments; a credential problem becomes this item's error (naming the field, never the key). */
+export async function getPayments(ctx: IExecuteFunctions, itemIndex: number): Promise<GatewayPayments> {
+	let pending = runPayments.get(ctx);
 	if (!pending) {
-		pending = createSession(ctx);
-		sessions.set(ctx, pending);
+		pending = openPayments(ctx);
+		runPayments.set(ctx, pending);
 	}
-	const session = await pending;
-	if (session instanceof GatewaySession) return session;
-	const inCredential = session.field.startsWith('Max Total Spend') ? 'node option' : `'${CREDENTIAL_NAME}' credential`;
-	throw nodeOperationError(ctx.getNode(), `Invalid '${session.field}' in the ${inCredential}: ${session.message}`, {
+	const payments = await pending;
+	if (payments instanceof GatewayPayments) return payments;
+	const inCredential = payments.field.startsWith('Max Total Spend') ? 'node option' : `'${CREDENTIAL_NAME}' credential`;
+	throw nodeOperationError(ctx.getNode(), `Invalid '${payments.field}' in the ${inCredential}: ${payments.message}`, {
 		itemIndex,
-		description: session.fix,
+		description: payments.fix,
 	});
 }
 

@@ -1,11 +1,11 @@
 import type { INode } from 'n8n-workflow';
-import type { PaymentRequirements, ResourceInfo } from '@x402/core/types';
+import type { PaymentRequired, PaymentRequirements, ResourceInfo } from '@x402/core/types';
 
 import { policyRefusal, unreadableRequirement } from './errors';
 import { advertisedPaymentId } from './paymentId';
 import type { PaymentIdAdvert } from './paymentId';
-import { chooseRequirement, decodePaymentRequired } from './requirements';
-import type { PaymentPolicy } from './requirements';
+import { decodePaymentRequired } from './requirements';
+import type { RequirementChoice } from './requirements';
 import type { PaidRequest } from './request';
 import type { HttpAnswer } from '../transport';
 
@@ -21,7 +21,8 @@ export interface KnownRequirement {
 export type Discovery = { kind: 'required'; known: KnownRequirement } | { kind: 'free'; answer: HttpAnswer };
 
 /**
- * The requirements of one run's gateway, by path, each checked against the credential's policy before it is kept.
+ * The requirements of one run's gateway, by path, each checked by `choose` (the credential's policy, passed in as a
+ * function as x402Client takes its policies) before it is kept.
  * Parallel calls of a path the run has not priced yet wait for the one discovery in flight instead of each sending
  * an unpaid request.
  */
@@ -32,7 +33,7 @@ export class RequirementCache {
 
 	constructor(
 		private readonly node: INode,
-		private readonly policy: PaymentPolicy,
+		private readonly choose: (offer: PaymentRequired) => RequirementChoice,
 	) {}
 
 	/**
@@ -66,7 +67,7 @@ export class RequirementCache {
 	learn(request: PaidRequest, answer: HttpAnswer): KnownRequirement {
 		const paymentRequired = decodePaymentRequired(answer.headers['payment-required']);
 		if (!paymentRequired) throw unreadableRequirement(this.node, request, answer);
-		const choice = chooseRequirement(paymentRequired, this.policy);
+		const choice = this.choose(paymentRequired);
 		if (!choice.ok) {
 			this.known.delete(request.path);
 			throw policyRefusal(this.node, request, choice.reason);

@@ -4,7 +4,7 @@ import { FETCH_LIMITS } from '../../../../../nodes/shared/input/pageFetch';
 import { readShaping, simplifyProperties } from '../../../../../nodes/shared/descriptions/simplify';
 import type { RecordFields } from '../../../../../nodes/shared/descriptions/simplify';
 import { isToolCall } from '../../../../../nodes/shared/execution/tool';
-import { deadlineMs, getSession, parallelRequests, paymentOptions } from '../common';
+import { deadlineMs, getPayments, parallelRequests, paymentOptions } from '../common';
 import { pageItem, SCREENSHOT_FIELD } from './fetchOutput';
 import { buildFetchRequest } from './fetchRequest';
 
@@ -156,8 +156,8 @@ export const pageFetch: Operation = {
 			body.screenshot ??= false;
 		}
 		const deadline = deadlineMs(this, itemIndex, body.timeout as number | undefined);
-		const session = await getSession(this, itemIndex);
-		const result = await session.post({ itemIndex, path: FETCH_PATH, body, deadlineMs: deadline, base64Fields: [SCREENSHOT_FIELD], unit: ['page', 'pages'] });
+		const payments = await getPayments(this, itemIndex);
+		const result = await payments.post({ itemIndex, path: FETCH_PATH, body, deadlineMs: deadline, base64Fields: [SCREENSHOT_FIELD], unit: ['page', 'pages'] });
 		// Version 1 gives an agent its compact page; from version 2 Simplify and the Output choice say what is kept.
 		const item = await pageItem(this, itemIndex, body, result, forAgent && !shape);
 		if (shape) item.json = shape(item.json);

@@ -4,7 +4,7 @@ import { additionalFields } from '../../../../../nodes/shared/descriptions/colle
 import type { Operation } from '../../../../../nodes/shared/execution/operation';
 import { asRecords, findList, splitIntoItems } from '../../../../../nodes/shared/output/records';
 import { InputValidator } from '../../../../../nodes/shared/input/validation';
-import { chargedError, deadlineMs, getSession, parallelRequests, paymentOptions } from '../common';
+import { chargedError, deadlineMs, getPayments, parallelRequests, paymentOptions } from '../common';
 
 export const SEARCH_PATH = '/api/service/webSearch';
 /** Where a webSearch answer keeps its result list, when `data` is not the list itself. */
@@ -75,8 +75,8 @@ export const searchWeb: Operation = {
 		if (page !== undefined) body.page = page;
 		const split = v.boolean((this.getNodeParameter('options', itemIndex, {}) as IDataObject).split ?? false, 'One Item per Result');
 
-		const session = await getSession(this, itemIndex);
-		const result = await session.post({ itemIndex, path: SEARCH_PATH, body, deadlineMs: deadlineMs(this, itemIndex, undefined), unit: ['search', 'searches'] });
+		const payments = await getPayments(this, itemIndex);
+		const result = await payments.post({ itemIndex, path: SEARCH_PATH, body, deadlineMs: deadlineMs(this, itemIndex, undefined), unit: ['search', 'searches'] });
 		const { body: envelope, receipt } = result;
 		const answer = (envelope && typeof envelope === 'object' ? envelope : {}) as IDataObject;
 		const data = answer.data as unknown;
