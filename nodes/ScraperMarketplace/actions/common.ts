@@ -64,7 +64,7 @@ export function waitingConcurrency(this: IExecuteFunctions): number {
 }
 
 /** What the service answered when runs started: their results, and the output (of those runs) when the user does not wait. */
-export interface StartedRuns {
+interface StartedRuns {
 	results: IDataObject[];
 	immediate: (runs: TrackedRun[]) => INodeExecutionData[];
 }

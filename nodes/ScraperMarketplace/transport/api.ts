@@ -11,7 +11,7 @@ import { SUBJECT } from './vocabulary';
 import type { DeleteAnswer, RunListRecord, ScraperRecord, ScrapingRun } from './vocabulary';
 
 /** The section C API: `Authorization: Bearer <token>`, paths under `/api`. */
-export const MARKETPLACE_API: ApiDefinition = {
+const MARKETPLACE_API: ApiDefinition = {
 	credentialType: 'scraperMarketplaceApi',
 	credentialName: 'Scraper Marketplace API',
 	service: 'Scraper Marketplace',
@@ -145,7 +145,7 @@ function reworded404(error: unknown, message: string, description: string): unkn
 	return error;
 }
 
-export interface ListReaderOptions {
+interface ListReaderOptions {
 	itemIndex?: number;
 	fieldLabels?: FieldLabels;
 	policy?: RetryPolicy;

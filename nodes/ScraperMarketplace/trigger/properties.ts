@@ -7,7 +7,7 @@ import { INTEGER_ID_PATTERN, locatorProperty, locatorValue } from '../../shared/
 import { InputValidator } from '../../shared/input/validation';
 
 /** Said in the editor and the README: a run unfinished past this age stops being tracked (`tracking.ts`). */
-export const AGE_LIMIT_NOTICE =
+const AGE_LIMIT_NOTICE =
 	'A run still unfinished 24 hours after it started is no longer tracked: if it finishes later, it does not start the workflow. Runs finished before activation never do.';
 
 export const triggerProperties: INodeProperties[] = [

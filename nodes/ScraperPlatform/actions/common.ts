@@ -51,7 +51,7 @@ export function outputOptions(splitDescription: string): INodeProperties[] {
 	];
 }
 
-export interface OutputChoice {
+interface OutputChoice {
 	shape: Shaping;
 	split: boolean;
 }
@@ -78,7 +78,7 @@ export function resultOutput(record: IDataObject, choice: OutputChoice, itemInde
 }
 
 /** One scraper run: where it is sent, what, and which scraper it reruns (none for a new one). */
-export interface ScraperRun {
+interface ScraperRun {
 	path: string;
 	body: IDataObject;
 	scraperId?: string;

@@ -25,7 +25,7 @@ export interface PageMeta {
 	totalPage: number;
 }
 
-export interface PlatformEnvelope<T = IDataObject> {
+interface PlatformEnvelope<T = IDataObject> {
 	message?: string;
 	data: T;
 	meta?: PageMeta;

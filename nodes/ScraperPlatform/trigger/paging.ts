@@ -34,7 +34,7 @@ export async function newestUpdate(ctx: IPollFunctions): Promise<number | undefi
 }
 
 /** A keyset position: the records updated at or after `startAt`, and the page of them (1 while the keyset moves). */
-export interface Keyset {
+interface Keyset {
 	startAt: number | undefined;
 	page: number;
 }
@@ -109,7 +109,7 @@ async function readChanges(ctx: IPollFunctions, state: TriggerState, scraperId: 
 	return { candidates: sightings.candidates, cursor: sightings.newest, truncated: false };
 }
 
-export interface PollOutcome {
+interface PollOutcome {
 	/** Jobs that completed since the last poll, in completion order. */
 	jobs: BulkJob[];
 	/** The state to commit once the poll has fully succeeded. */

@@ -8,7 +8,7 @@ import { BULK_OUTPUTS, bulkOutputOptions } from '../descriptions/bulkOutput';
 import type { BulkOutput } from '../descriptions/bulkOutput';
 
 /** Longest backfill offered: 30 days. */
-export const MAX_LOOKBACK_HOURS = 720;
+const MAX_LOOKBACK_HOURS = 720;
 
 export const triggerProperties: INodeProperties[] = [
 	...scraperIdParameter('Only trigger for bulk jobs of this scraper. Leave empty to trigger for every scraper.', false),

@@ -85,7 +85,7 @@ export function isUnhandled(state: TriggerState, id: string, stamp: number): boo
 }
 
 /** What a poll read: how far (its new cursor), whether it stopped before the end, and every job handled so far. */
-export interface PollRead {
+interface PollRead {
 	cursor: number | undefined;
 	truncated: boolean;
 	seen: Record<string, number>;

@@ -24,7 +24,7 @@ export function returnAllProperties(): INodeProperties[] {
 	];
 }
 
-export interface ListingLimit {
+interface ListingLimit {
 	returnAll: boolean;
 	/** Infinity with Return All. */
 	limit: number;

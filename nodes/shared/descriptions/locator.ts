@@ -1,9 +1,9 @@
 import type { IExecuteFunctions, INodeProperties, IPollFunctions } from 'n8n-workflow';
 
 /** The node version that turned id fields into resource locators (`From list` / `By ID`). */
-export const LOCATOR_VERSION = 2;
+const LOCATOR_VERSION = 2;
 
-export interface IdParameter {
+interface IdParameter {
 	name: string;
 	displayName: string;
 	description: string;

@@ -60,7 +60,7 @@ export interface ErrorSubject {
 	id?: string | number;
 }
 
-export interface ApiFailure {
+interface ApiFailure {
 	status: number;
 	body: unknown;
 	itemIndex: number;
@@ -80,7 +80,7 @@ export interface BodyIssue {
 }
 
 /** What an error body says, read once for every API: its `message`, its `error`, and the issues it lists. */
-export interface ErrorBody {
+interface ErrorBody {
 	message?: string;
 	error?: string;
 	issues: BodyIssue[];

@@ -9,14 +9,14 @@ import { isToolCall } from './tool';
  * What one input item produced: output items (new objects the handler made, so the router may set their pairing
  * in place) or an error.
  */
-export type ItemHandler = (itemIndex: number) => Promise<INodeExecutionData[]>;
+type ItemHandler = (itemIndex: number) => Promise<INodeExecutionData[]>;
 
 /**
  * Gives every output item of input `itemIndex` its pairing, leaving items that are already paired alone. In place,
  * with one pairing object for all of them: a copy of each item would cost an object per item (10,000 for a long
  * listing), and n8n reads pairings without changing them.
  */
-export function pairWith(items: INodeExecutionData[], itemIndex: number): INodeExecutionData[] {
+function pairWith(items: INodeExecutionData[], itemIndex: number): INodeExecutionData[] {
 	const pairedItem = { item: itemIndex };
 	for (const item of items) item.pairedItem ??= pairedItem;
 	return items;
@@ -36,7 +36,7 @@ export function withItemIndex(ctx: IExecuteFunctions, error: unknown, itemIndex:
  * Appends n8n's `[item X]` (X as n8n numbers items, from 0) to the message of an error one input item caused:
  * in the editor and in an error workflow, the message alone then says which item to look at.
  */
-export function markItem(error: Error, itemIndex: number): Error {
+function markItem(error: Error, itemIndex: number): Error {
 	// One refusal of a node-wide setting is the error of every item: each gets its own mark in turn.
 	error.message = `${error.message.replace(/ \[item \d+\]$/, '')} [item ${itemIndex}]`;
 	return error;

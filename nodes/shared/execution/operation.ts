@@ -13,7 +13,7 @@ import { answerForAgent, errorItem, runForEachItem, withItemIndex } from './item
 import { InputValidator } from '../input/validation';
 
 /** The most requests one node sends at once: the service's highest plan allows 100 per account. */
-export const MAX_PARALLEL_REQUESTS = 100;
+const MAX_PARALLEL_REQUESTS = 100;
 
 /** The two settings of Parallel Requests; `requestsDefault` is what a newly added setting shows. */
 function parallelSettings(autoDescription: string, requestsDefault: number): INodeProperties[] {

@@ -76,7 +76,7 @@ export function readWaitSettings(ctx: IExecuteFunctions, itemIndex: number, defa
 	};
 }
 
-export interface WaitOptions<T> {
+interface WaitOptions<T> {
 	/** Reads the current state (one request, with the transport's own retries). */
 	read: () => Promise<T>;
 	isDone: (state: T) => boolean;
@@ -95,7 +95,7 @@ export interface WaitOptions<T> {
  * started but the wait could not follow it to the end (its reads kept failing until Max Wait, the service refused
  * them, or the execution was stopped). `state` is the latest state known, read or initial.
  */
-export type WaitOutcome<T> =
+type WaitOutcome<T> =
 	| { state: T; done: boolean; unconfirmed?: undefined }
 	| { state: T | undefined; done: false; unconfirmed: Unconfirmed };
 

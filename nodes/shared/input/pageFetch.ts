@@ -32,7 +32,7 @@ export function publicPageUrl(v: InputValidator, value: unknown, label = 'URL'):
 }
 
 /** The numeric and selector settings of a fetch, each present only when the user set it. */
-export interface FetchSettings {
+interface FetchSettings {
 	maxRetries?: number;
 	timeout?: number;
 	tokenCap?: number;

@@ -6,9 +6,9 @@
  * dotted decimal, so the host is classified after parsing, never from the text the user typed.
  */
 
-import { urlHostProblem, urlTextProblem } from './urlRules';
+import { readHttpUrl, urlHostProblem } from './urlRules';
 
-export type HostRejection =
+type HostRejection =
 	| 'ipv6Literal'
 	| 'localhost'
 	| 'localName'
@@ -64,7 +64,7 @@ const IPV4_BLOCKS: ReadonlyArray<readonly [string, number, HostRejection]> = [
 const LOCAL_SUFFIXES = ['.localhost', '.local', '.internal', '.localdomain', '.lan', '.home.arpa', '.invalid'];
 
 /** Dotted-decimal IPv4 as a 32-bit number; undefined for anything else. */
-export function ipv4ToNumber(dotted: string): number | undefined {
+function ipv4ToNumber(dotted: string): number | undefined {
 	const parts = dotted.split('.');
 	if (parts.length !== 4) return undefined;
 	let out = 0;
@@ -97,12 +97,12 @@ export function classifyHost(hostname: string): HostRejection | undefined {
 	return undefined;
 }
 
-export function describeHostRejection(rejection: HostRejection): string {
+function describeHostRejection(rejection: HostRejection): string {
 	return REJECTION_TEXT[rejection];
 }
 
 /** A broken rule of the page URL: which rule, text for the message and, for the shared spelling rules, how to fix it. */
-export interface UrlProblem {
+interface PageUrlProblem {
 	rule: 'url' | 'scheme' | 'credentials' | 'ipv6Literal' | 'publicHost' | 'controlCharacter' | 'backslash' | 'percent' | 'authority' | 'userinfo' | 'host';
 	message: string;
 	fix?: string;
@@ -115,18 +115,12 @@ export interface UrlProblem {
  * scheme, at most one "@", the host as typed), absolute http(s), no user:password, a public host, no IPv6
  * literal. The host spelling is checked last, so a loopback address in any spelling is reported as loopback.
  */
-export function normalizePublicPageUrl(text: string): { ok: true; href: string } | { ok: false; problem: UrlProblem } {
-	const spelling = urlTextProblem(text);
-	if (spelling) return { ok: false, problem: { rule: spelling.rule, message: `it ${spelling.message}`, fix: spelling.fix } };
-	let url: URL;
-	try {
-		url = new URL(text);
-	} catch {
-		return { ok: false, problem: { rule: 'url', message: 'it is not a valid absolute URL' } };
-	}
-	if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-		return { ok: false, problem: { rule: 'scheme', message: `only http and https URLs are allowed, got "${url.protocol.replace(/:$/, '')}"` } };
-	}
+export function normalizePublicPageUrl(text: string): { ok: true; href: string } | { ok: false; problem: PageUrlProblem } {
+	const read = readHttpUrl(text);
+	if (!read.ok && read.broken === 'spelling') return { ok: false, problem: { rule: read.problem.rule, message: `it ${read.problem.message}`, fix: read.problem.fix } };
+	if (!read.ok && read.broken === 'parse') return { ok: false, problem: { rule: 'url', message: 'it is not a valid absolute URL' } };
+	if (!read.ok) return { ok: false, problem: { rule: 'scheme', message: `only http and https URLs are allowed, got "${read.protocol.replace(/:$/, '')}"` } };
+	const { url } = read;
 	if (url.username !== '' || url.password !== '') {
 		return { ok: false, problem: { rule: 'credentials', message: 'it must not contain a user name or password (user:password@)' } };
 	}
@@ -144,7 +138,7 @@ export function normalizePublicPageUrl(text: string): { ok: true; href: string }
 }
 
 /** The first problem of a page URL, or undefined when it may be sent (as `normalizePublicPageUrl(text).href`). */
-export function checkPublicPageUrl(text: string): UrlProblem | undefined {
+export function checkPublicPageUrl(text: string): PageUrlProblem | undefined {
 	const checked = normalizePublicPageUrl(text);
 	return checked.ok ? undefined : checked.problem;
 }

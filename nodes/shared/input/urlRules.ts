@@ -3,8 +3,8 @@
  * are refused, so the host the node checks is the host every parser (and the service) reads.
  */
 
-/** A URL spelling the node refuses, with the words for the user. */
-export interface UrlProblem {
+/** A URL spelling the node refuses, with the words for the user (a page URL adds its own rules: `PageUrlProblem`). */
+interface SpellingProblem {
 	rule: 'controlCharacter' | 'backslash' | 'percent' | 'authority' | 'userinfo' | 'host';
 	message: string;
 	fix: string;
@@ -23,7 +23,7 @@ export interface UrlProblem {
  * - An http(s) scheme not followed by "//" and a host ("http:a.com", "http:///a.com"): WHATWG guesses a host.
  * - More than one "@" before the host: parsers split the user name from the host at different "@"s.
  */
-export function urlTextProblem(text: string): UrlProblem | undefined {
+function urlTextProblem(text: string): SpellingProblem | undefined {
 	const control = controlCharacterAt(text);
 	if (control >= 0) {
 		return {
@@ -67,6 +67,30 @@ export function urlTextProblem(text: string): UrlProblem | undefined {
 	return undefined;
 }
 
+/** How an http(s) URL field's text reads: the URL, or the first rule it breaks. */
+export type HttpUrlReading =
+	| { ok: true; url: URL }
+	| { ok: false; broken: 'spelling'; problem: SpellingProblem }
+	| { ok: false; broken: 'parse' }
+	| { ok: false; broken: 'scheme'; protocol: string };
+
+/**
+ * The one reading every URL field shares (node parameters, credentials' Base URLs, the gateway's page URL and Base
+ * URL): the spelling rules on the text, then WHATWG's parse, then http or https. Each field adds its own rules after.
+ */
+export function readHttpUrl(text: string): HttpUrlReading {
+	const spelling = urlTextProblem(text);
+	if (spelling) return { ok: false, broken: 'spelling', problem: spelling };
+	let url: URL;
+	try {
+		url = new URL(text);
+	} catch {
+		return { ok: false, broken: 'parse' };
+	}
+	if (url.protocol !== 'http:' && url.protocol !== 'https:') return { ok: false, broken: 'scheme', protocol: url.protocol };
+	return { ok: true, url };
+}
+
 /**
  * URL rules on the host, after the text parsed as `url`: the host WHATWG reads must be the host as typed, up to
  * letter case and IDN (a Unicode label becomes its punycode "xn--" label, which is what is sent). Refused:
@@ -74,7 +98,7 @@ export function urlTextProblem(text: string): UrlProblem | undefined {
  * is 8.0.0.1, "127.1", "0x7f.1", "2130706433") and Unicode look-alikes that map onto ASCII letters or dots
  * ("ｅｘａｍｐｌｅ.com", "a。b.com", soft hyphens). IPv6 literals are only written shorter by WHATWG: accepted.
  */
-export function urlHostProblem(text: string, url: URL): UrlProblem | undefined {
+export function urlHostProblem(text: string, url: URL): SpellingProblem | undefined {
 	const authority = typedAuthority(text);
 	if (authority === undefined) return undefined;
 	const hostAndPort = authority.slice(authority.lastIndexOf('@') + 1);

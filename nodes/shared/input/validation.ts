@@ -2,7 +2,7 @@ import { DateTime } from 'luxon';
 import type { INode } from 'n8n-workflow';
 
 import { nodeOperationError, refusal } from '../execution/errors';
-import { shownUrl, urlHostProblem, urlTextProblem } from './urlRules';
+import { readHttpUrl, shownUrl, urlHostProblem } from './urlRules';
 
 /**
  * Input rules from the service interface, checked before any request is sent. Each failure names the
@@ -40,17 +40,13 @@ export class InputValidator {
 	 */
 	httpUrl(value: unknown, label: string): string {
 		const text = this.requiredString(value, label);
-		const spelling = urlTextProblem(text);
-		if (spelling) this.fail(label, `"${shownUrl(text)}" ${spelling.message}`, spelling.fix);
-		let url: URL;
-		try {
-			url = new URL(text);
-		} catch {
-			this.fail(label, `"${shownUrl(text)}" is not a valid URL`, 'Enter a full address starting with https:// or http://.');
+		const read = readHttpUrl(text);
+		if (!read.ok) {
+			if (read.broken === 'spelling') this.fail(label, `"${shownUrl(text)}" ${read.problem.message}`, read.problem.fix);
+			if (read.broken === 'parse') this.fail(label, `"${shownUrl(text)}" is not a valid URL`, 'Enter a full address starting with https:// or http://.');
+			this.fail(label, `only http and https URLs are allowed, got "${read.protocol}"`, 'Enter an address starting with https:// or http://.');
 		}
-		if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-			this.fail(label, `only http and https URLs are allowed, got "${url.protocol}"`, 'Enter an address starting with https:// or http://.');
-		}
+		const { url } = read;
 		const host = urlHostProblem(text, url);
 		if (host) this.fail(label, `"${shownUrl(text)}" ${host.message}`, host.fix);
 		return url.href;

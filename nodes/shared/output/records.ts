@@ -1,7 +1,7 @@
 import type { IBinaryData, IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 /** Fields a spreadsheet or CRM never needs: server file paths and audit columns. */
-export const NOISE_FIELDS = [
+const NOISE_FIELDS = [
 	'htmlPath',
 	'recordingPath',
 	'screenshotPath',

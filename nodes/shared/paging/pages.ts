@@ -19,7 +19,7 @@ export interface Page<T, P = number> {
 export type PageReader<T, P = number> = (at: P) => Promise<Page<T, P>>;
 
 /** What one page says of its listing (see `Page.listing`). */
-export interface ListingWord<P> {
+interface ListingWord<P> {
 	/** Where the page after this one starts, also when `next` says there is none: the guard may read on. */
 	after: P;
 	/** Whether the page held as many records as were asked for: a full page may be followed by more. */
@@ -28,7 +28,7 @@ export interface ListingWord<P> {
 	meta?: ListingCount;
 }
 
-export interface ListingCount {
+interface ListingCount {
 	/** Whether it says pages follow this one. */
 	more: boolean;
 	/** The records it says it holds in all. */
@@ -38,7 +38,7 @@ export interface ListingCount {
 }
 
 /** A page as the walker hands it out: with its position and its 1-based count in this walk. */
-export interface WalkedPage<T, P> extends Page<T, P> {
+interface WalkedPage<T, P> extends Page<T, P> {
 	at: P;
 	count: number;
 }
@@ -65,7 +65,7 @@ export const PAGING_BOUNDS = {
 	pastEnd: 10,
 } as const;
 
-export type WalkStep<P> = { read: P } | { end: WalkEnd };
+type WalkStep<P> = { read: P } | { end: WalkEnd };
 
 /** A record's identity by default: its `id`, else its content (a record without one is never taken for another). */
 function recordKey(record: unknown): unknown {
@@ -85,7 +85,7 @@ function recordKey(record: unknown): unknown {
  *   but at most `PAGING_BOUNDS.pastEnd` pages past that end ('overran').
  * So a walk makes at most 4 requests per page that brought a new record, plus 4: it always ends.
  */
-export class PagingGuard<T, P> {
+class PagingGuard<T, P> {
 	readonly report: WalkReport = { pages: 0, pastEnd: 0, endedAt: '' };
 	private emptyInARow = 0;
 	private allowedPastEnd = 0;

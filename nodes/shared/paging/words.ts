@@ -20,7 +20,7 @@ export interface WalkReport {
 	pastEnd: number;
 }
 
-export interface WalkTerms {
+interface WalkTerms {
 	/** The listing as messages name it, e.g. "the results list". */
 	listing: string;
 	/** Records read (and output). */
@@ -30,7 +30,7 @@ export interface WalkTerms {
 }
 
 /** A stop (the walk ends without output) or a hint (the output is what the listing gave, and it claimed more). */
-export interface WalkSays {
+interface WalkSays {
 	stop?: { message: string; description: string };
 	hint?: string;
 }

@@ -2,7 +2,7 @@ import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 
 import { nodeOperationError } from '../execution/errors';
 import type { ApiDefinition, HostField, RequestContext } from './definition';
-import { controlCharacterAt, shownUrl, urlTextProblem } from '../input/urlRules';
+import { controlCharacterAt, readHttpUrl, shownUrl } from '../input/urlRules';
 
 // Credentials are decrypted once per execution, not once per item.
 const credentialCache = new WeakMap<object, Map<string, Promise<ICredentialDataDecryptedObject>>>();
@@ -45,17 +45,11 @@ interface CredentialProblem {
 function urlFieldProblem(value: unknown, field: string): CredentialProblem | undefined {
 	const fixUrl = 'Enter the address of the API, starting with https:// (or http://), e.g. https://api.example.com.';
 	if (typeof value !== 'string' || value.trim() === '') return { field, rule: 'it is empty', fix: fixUrl };
-	const spelling = urlTextProblem(value.trim());
-	if (spelling) return { field, rule: `"${shownUrl(value)}" ${spelling.message}`, fix: spelling.fix };
-	let url: URL;
-	try {
-		url = new URL(value.trim());
-	} catch {
-		return { field, rule: `"${shownUrl(value)}" is not a URL`, fix: fixUrl };
-	}
-	if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-		return { field, rule: `only http and https are allowed, got "${url.protocol}"`, fix: fixUrl };
-	}
+	const read = readHttpUrl(value.trim());
+	if (!read.ok && read.broken === 'spelling') return { field, rule: `"${shownUrl(value)}" ${read.problem.message}`, fix: read.problem.fix };
+	if (!read.ok && read.broken === 'parse') return { field, rule: `"${shownUrl(value)}" is not a URL`, fix: fixUrl };
+	if (!read.ok) return { field, rule: `only http and https are allowed, got "${read.protocol}"`, fix: fixUrl };
+	const { url } = read;
 	if (url.search || url.hash || url.username || url.password) {
 		return { field, rule: 'it must not carry a query, a fragment or a user name', fix: fixUrl };
 	}
@@ -68,7 +62,7 @@ function urlFieldProblem(value: unknown, field: string): CredentialProblem | und
  * credentials name their fields `apiToken` (API Token) and `baseUrl` (Base URL); the Base URL and the `hosts` fields
  * follow the URL spelling rules of every URL field. A host field the credential was saved without keeps its default.
  */
-export function credentialProblem(credentials: ICredentialDataDecryptedObject, hosts: readonly HostField[] = []): CredentialProblem | undefined {
+function credentialProblem(credentials: ICredentialDataDecryptedObject, hosts: readonly HostField[] = []): CredentialProblem | undefined {
 	const token = credentials.apiToken;
 	if (typeof token !== 'string' || token.trim() === '') {
 		return { field: 'API Token', rule: 'it is empty', fix: 'Paste the token from the service dashboard into the credential.' };

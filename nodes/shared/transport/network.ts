@@ -1,5 +1,5 @@
 /** A request that got no HTTP answer, in words a user can act on. Never holds request details (they carry tokens). */
-export interface NetworkCause {
+interface NetworkCause {
 	/** e.g. "connection refused (ECONNREFUSED)"; the code is kept for a support request. */
 	text: string;
 	/** The request certainly never reached the server, so repeating it cannot start work twice. */

@@ -31,7 +31,7 @@ export const TRIGGER_RETRY_POLICY: RetryPolicy = {
 };
 
 /** Retry-After as seconds or an HTTP date, in milliseconds; undefined when absent or unreadable. */
-export function parseRetryAfter(value: string | string[] | undefined, now = Date.now()): number | undefined {
+function parseRetryAfter(value: string | string[] | undefined, now = Date.now()): number | undefined {
 	const raw = Array.isArray(value) ? value[0] : value;
 	if (raw === undefined || raw.trim() === '') return undefined;
 	if (/^\d+(\.\d+)?$/.test(raw.trim())) return Math.round(Number(raw) * 1000);
@@ -40,7 +40,7 @@ export function parseRetryAfter(value: string | string[] | undefined, now = Date
 }
 
 /** Exponential backoff with full jitter, so parallel clients do not retry in lockstep. */
-export function backoffDelay(attempt: number, policy: RetryPolicy): number {
+function backoffDelay(attempt: number, policy: RetryPolicy): number {
 	const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** attempt);
 	return Math.round(ceiling / 2 + (Math.random() * ceiling) / 2);
 }

@@ -5,12 +5,12 @@
  * keyword (`$ref`, `required`, `description`, `format`, ...) passes untouched.
  */
 
-export const SCHEMA_TYPES: readonly string[] = ['string', 'number', 'integer', 'boolean', 'array', 'object', 'null'];
+const SCHEMA_TYPES: readonly string[] = ['string', 'number', 'integer', 'boolean', 'array', 'object', 'null'];
 
 /** Levels of `properties` and `items` below the top the service accepts; the check never walks deeper, so no schema can overflow the stack. */
 export const MAX_SCHEMA_DEPTH = 16;
 
-export interface SchemaProblem {
+interface SchemaProblem {
 	/** Where, as a JSON path from the root name, e.g. `$.properties.jobs.items.properties.salary.type`. */
 	path: string;
 	/** What is wrong, read after the path: `has type "array" but no "items"`. */

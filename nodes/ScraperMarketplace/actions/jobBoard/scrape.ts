@@ -7,7 +7,7 @@ import type { Operation } from '../../../shared/execution/operation';
 import { asRecords, findList } from '../../../shared/output/records';
 import { InputValidator } from '../../../shared/input/validation';
 
-export const JOB_BOARD_TIMEOUT_RANGE = { min: 60, max: 600 } as const;
+const JOB_BOARD_TIMEOUT_RANGE = { min: 60, max: 600 } as const;
 
 /** The service works up to `timeout` seconds and then answers: the HTTP deadline leaves it a minute more. */
 export function jobBoardDeadlineMs(timeoutSeconds: number): number {

@@ -4,7 +4,7 @@ import type { Operation } from '../../../shared/execution/operation';
 import { InputValidator } from '../../../shared/input/validation';
 import { createAndRun, createAndRunWaitProperties, nameProperty, waitingConcurrency } from '../common';
 
-export const SEARCH_TYPES = ['url', 'keywords'] as const;
+const SEARCH_TYPES = ['url', 'keywords'] as const;
 
 const LABELS = {
 	search_type: 'Search By',

@@ -4,7 +4,7 @@ import type { Operation } from '../../../shared/execution/operation';
 import { InputValidator } from '../../../shared/input/validation';
 import { createAndRun, createAndRunWaitProperties, nameProperty, waitingConcurrency } from '../common';
 
-export const SENTIMENT_TYPES = ['all', 'positive', 'neutral', 'negative'] as const;
+const SENTIMENT_TYPES = ['all', 'positive', 'neutral', 'negative'] as const;
 
 const LABELS = {
 	keywords: 'Keywords',

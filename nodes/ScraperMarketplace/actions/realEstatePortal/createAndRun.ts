@@ -5,11 +5,11 @@ import type { Operation } from '../../../shared/execution/operation';
 import { InputValidator } from '../../../shared/input/validation';
 import { createAndRun, createAndRunWaitProperties, nameProperty, waitingConcurrency } from '../common';
 
-export const PORTAL_OPTIONS = ['locations', 'links'] as const;
-export const PORTAL_CHANNELS = ['buy', 'rent', 'sold'] as const;
+const PORTAL_OPTIONS = ['locations', 'links'] as const;
+const PORTAL_CHANNELS = ['buy', 'rent', 'sold'] as const;
 export const PROPERTY_TYPES = ['all', 'house', 'townhouse', 'unit apartment', 'villa', 'retire', 'land', 'acreage', 'rural', 'unitblock'] as const;
 /** In square metres; `any` is unbounded. The list is the interface's, in its (ascending) order. */
-export const LAND_SIZES = [
+const LAND_SIZES = [
 	'any', '200', '300', '400', '500', '600', '700', '800', '900', '1000', '1200', '1500', '1750', '2000', '3000', '4000',
 	'5000', '10000', '20000', '30000', '40000', '50000', '100000', '200000', '300000', '400000', '500000', '600000',
 	'700000', '800000', '900000', '1000000', '1500000', '2000000', '3000000', '5000000', '10000000', '30000000',

@@ -76,7 +76,7 @@ export const mapOptionsProperty = (more: Pick<INodeProperties, 'displayOptions' 
 	...more,
 });
 
-export type OptionsAgent = 'listing' | 'map';
+type OptionsAgent = 'listing' | 'map';
 
 /** Numbers of each agent's options: parameter name, field sent, label, range. */
 const NUMBERS = {

@@ -13,7 +13,7 @@ import type { BulkFinish } from './common';
  */
 
 /** The two bulk reruns: same body and answer, one endpoint per scraper kind. */
-export const BULK_PATHS = {
+const BULK_PATHS = {
 	manual: '/api/v1/scrapers-manual-rerun/bulk',
 	ai: '/api/v1/scrapers-ai-rerun/bulk',
 } as const;

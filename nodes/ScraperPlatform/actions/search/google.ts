@@ -15,7 +15,7 @@ import { SEARCH_HOST } from '../../transport/hosts';
 import { readOutputAs, readSearchRequest, resultsOf, searchBody } from './googleQuery';
 import type { SearchRequest } from './googleQuery';
 
-export const SEARCH_PATH = '/api/google/serp/v2/sync';
+const SEARCH_PATH = '/api/google/serp/v2/sync';
 /** The vendor's clients give a search two minutes. */
 const SEARCH_DEADLINE_MS = 120_000;
 

@@ -14,8 +14,8 @@ export interface SearchRequest {
 	renderJs?: boolean;
 }
 
-export const OUTPUT_AS = ['results', 'answer', 'html'] as const;
-export type OutputAs = (typeof OUTPUT_AS)[number];
+const OUTPUT_AS = ['results', 'answer', 'html'] as const;
+type OutputAs = (typeof OUTPUT_AS)[number];
 
 /** google.com, www.google.de, google.co.uk: Google's own hosts, the only ones whose search URLs are read. */
 const GOOGLE_HOST = /^(www\.)?google\.[a-z]{2,3}(\.[a-z]{2})?$/;

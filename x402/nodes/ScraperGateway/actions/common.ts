@@ -25,17 +25,17 @@ import { GatewayPayments } from '../payment/payments';
 import { CREDENTIAL_NAME, describeWallet, readWallet } from '../payment/wallet';
 import type { CredentialProblem } from '../payment/wallet';
 
-export const CREDENTIAL_TYPE = 'x402WalletApi';
+const CREDENTIAL_TYPE = 'x402WalletApi';
 
 /** Extra time over the page timeout for rendering, screenshots and the on-chain settlement. */
-export const DEADLINE_MARGIN_SECONDS = 60;
+const DEADLINE_MARGIN_SECONDS = 60;
 /** The page timeout assumed when the user sets none (the interface's maximum). */
-export const DEFAULT_PAGE_TIMEOUT_SECONDS = 300;
+const DEFAULT_PAGE_TIMEOUT_SECONDS = 300;
 /** The longest Response Deadline: an hour. */
 const MAX_DEADLINE_SECONDS = 3600;
-export const MAX_PARALLEL_REQUESTS = 10;
+const MAX_PARALLEL_PAYMENTS = 10;
 /** Max Total Spend shown when the option is added, and the limit of a tool call that has none. */
-export const DEFAULT_MAX_TOTAL_SPEND_USDC = 1;
+const DEFAULT_MAX_TOTAL_SPEND_USDC = 1;
 
 /** Node behaviour options shared by both operations (read once per execution, from the first item). */
 export function paymentOptions(extra: INodeProperties[] = []): INodeProperties {
@@ -53,7 +53,7 @@ export function paymentOptions(extra: INodeProperties[] = []): INodeProperties {
 			displayName: 'Parallel Requests',
 			name: 'parallelRequests',
 			type: 'number',
-			typeOptions: { minValue: 1, maxValue: MAX_PARALLEL_REQUESTS },
+			typeOptions: { minValue: 1, maxValue: MAX_PARALLEL_PAYMENTS },
 			default: 1,
 			description: 'How many items are fetched at the same time. Output keeps the input order.',
 		},
@@ -76,7 +76,7 @@ function readOptions(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
 /** Parallel Requests as set, or refused when out of range (never clamped); the router's `concurrency` hook. */
 export function parallelRequests(this: IExecuteFunctions): number {
 	const v = new InputValidator(this.getNode(), 0);
-	return v.integer(readOptions(this, 0).parallelRequests ?? 1, 'Parallel Requests', { min: 1, max: MAX_PARALLEL_REQUESTS });
+	return v.integer(readOptions(this, 0).parallelRequests ?? 1, 'Parallel Requests', { min: 1, max: MAX_PARALLEL_PAYMENTS });
 }
 
 /** The HTTP deadline for one call: the user's, or the page timeout plus the margin. */

@@ -95,7 +95,7 @@ export function unreachable(node: INode, request: PaidRequest, failure: HttpFail
 }
 
 /** How the unpaid price request was retried before the node gave up on it. */
-export interface PriceTries {
+interface PriceTries {
 	attempts: number;
 	/** Waited for 429 answers in all, ms. */
 	rateLimitWaitedMs: number;

@@ -14,7 +14,7 @@ import type { Wallet } from './wallet';
 /** The parts of a payment identifier shared by every item of one run of the node (see `derivePaymentId`). */
 export type PaymentIdScope = Pick<PaymentIdParts, 'execution' | 'nodeId' | 'runIndex'>;
 
-export interface RunPaymentOptions {
+interface RunPaymentOptions {
 	/** Most the execution may spend in total, atomic units; undefined = no limit beyond the per-request cap. */
 	maxTotalSpend?: bigint;
 	/** The execution's cancel signal: the price request's retries end on it, and nothing is signed after it. */

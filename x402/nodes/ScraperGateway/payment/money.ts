@@ -1,6 +1,6 @@
 /** USDC amounts: decimal text for people, atomic integers (6 decimals) on the wire. No floating point. */
 
-export const USDC_DECIMALS = 6;
+const USDC_DECIMALS = 6;
 
 /**
  * A decimal USDC amount (number or text, e.g. 0.01 or "0.01") in atomic units, rounded down: a cap rounded

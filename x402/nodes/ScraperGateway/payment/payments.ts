@@ -23,7 +23,7 @@ const RESEND_PAUSE_MS = 1_000;
  * them), how much the execution may spend (`ledger` and `maxTotalSpend`), how a payment is signed (`sign`) and which
  * identifier an item's payment carries (`paymentId`).
  */
-export interface PaymentsDeps {
+interface PaymentsDeps {
 	node: INode;
 	send: Send;
 	prices: RequirementCache;

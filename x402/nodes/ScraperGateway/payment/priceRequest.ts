@@ -9,7 +9,7 @@ import type { PaidRequest, Send } from './request';
 import type { HttpAnswer, HttpFailure } from '../transport';
 
 /** What the unpaid price request needs: where it sends, where a price is checked and kept, and when to stop. */
-export interface PriceRequestDeps {
+interface PriceRequestDeps {
 	node: INode;
 	send: Send;
 	requirements: RequirementCache;

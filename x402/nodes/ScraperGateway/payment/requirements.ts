@@ -39,7 +39,7 @@ const sameAddress = (a: string, b: string) => a.toLowerCase() === b.toLowerCase(
  * be signed. Checks: exact scheme, EIP-3009 transfer, the credential's network, the expected token, the
  * pinned payee, amount <= cap, bounded validity, EIP-712 domain name/version present.
  */
-export function checkRequirement(entry: unknown, policy: PaymentPolicy): string[] {
+function checkRequirement(entry: unknown, policy: PaymentPolicy): string[] {
 	if (!isRecord(entry)) return ['the payment requirement is not an object'];
 	const problems: string[] = [];
 	if (entry.scheme !== 'exact') problems.push(`it uses the "${String(entry.scheme)}" payment scheme; only "exact" is supported`);

@@ -2,16 +2,17 @@ import { isAddress } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import type { PrivateKeyAccount } from 'viem/accounts';
 
+import { readHttpUrl, shownUrl } from '../../../../nodes/shared/input/urlRules';
 import { formatAtomic, toAtomic } from './money';
 
 /** Networks the credential offers by name, with Circle's USDC on each. */
-export const KNOWN_NETWORKS: Record<string, { name: string; usdc: string }> = {
+const KNOWN_NETWORKS: Record<string, { name: string; usdc: string }> = {
 	'eip155:8453': { name: 'Base', usdc: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913' },
 	'eip155:84532': { name: 'Base Sepolia', usdc: '0x036CbD53842c5426634e7929541eC2318f3dCF7e' },
 };
 
-export const CUSTOM_NETWORK = 'custom';
-export const DEFAULT_MAX_PRICE_USDC = 0.01;
+const CUSTOM_NETWORK = 'custom';
+const DEFAULT_MAX_PRICE_USDC = 0.01;
 
 /** The credential's display name, as the user knows it in messages. */
 export const CREDENTIAL_NAME = 'x402 Wallet';
@@ -43,7 +44,7 @@ export interface CredentialProblem {
 	fix: string;
 }
 
-export type WalletResult = { ok: true; wallet: Wallet } | { ok: false; problem: CredentialProblem };
+type WalletResult = { ok: true; wallet: Wallet } | { ok: false; problem: CredentialProblem };
 
 /** One field read: its value, or what is wrong with it. */
 type Field<T> = { ok: true; value: T } | { ok: false; problem: CredentialProblem };
@@ -82,15 +83,12 @@ function readAccount(value: unknown): Field<PrivateKeyAccount> {
 
 function readBaseUrl(value: unknown): Field<string> {
 	const baseUrl = text(value).replace(/\/+$/, '');
-	let parsed: URL | undefined;
-	try {
-		parsed = new URL(baseUrl);
-	} catch {
-		parsed = undefined;
-	}
-	if (!parsed || (parsed.protocol !== 'https:' && parsed.protocol !== 'http:')) {
+	const read = readHttpUrl(baseUrl);
+	if (!read.ok && read.broken === 'spelling') return fail('Gateway Base URL', `"${shownUrl(baseUrl)}" ${read.problem.message}`, read.problem.fix);
+	if (!read.ok) {
 		return fail('Gateway Base URL', `"${baseUrl.slice(0, 100)}" is not an http(s) address`, 'Enter the gateway address, e.g. https://gateway.example.com (without /api/service).');
 	}
+	const parsed = read.url;
 	if (parsed.username !== '' || parsed.password !== '') {
 		return fail('Gateway Base URL', 'it must not contain a user name or password', 'Remove the user:password@ part: the gateway needs no login, payment replaces it.');
 	}

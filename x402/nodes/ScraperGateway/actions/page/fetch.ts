@@ -8,7 +8,7 @@ import { deadlineMs, getPayments, parallelRequests, paymentOptions } from '../co
 import { pageItem, SCREENSHOT_FIELD } from './fetchOutput';
 import { buildFetchRequest } from './fetchRequest';
 
-export const FETCH_PATH = '/api/service/scraperAPI';
+const FETCH_PATH = '/api/service/scraperAPI';
 
 /** The node version that brought Simplify to the page fetch. */
 const SIMPLIFY_VERSION = 2;

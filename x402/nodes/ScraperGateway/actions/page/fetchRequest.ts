@@ -3,7 +3,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { publicPageUrl, readFetchSettings } from '../../../../../nodes/shared/input/pageFetch';
 import { InputValidator } from '../../../../../nodes/shared/input/validation';
 
-export const WAIT_UNTIL = ['domcontentloaded', 'load', 'networkidle'] as const;
+const WAIT_UNTIL = ['domcontentloaded', 'load', 'networkidle'] as const;
 
 /** Boolean fields forwarded as they are, when set: [parameter name, display name]. */
 const BOOLEAN_FIELDS: ReadonlyArray<readonly [string, string]> = [

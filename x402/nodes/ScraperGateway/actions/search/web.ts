@@ -6,7 +6,7 @@ import { asRecords, findList, splitIntoItems } from '../../../../../nodes/shared
 import { InputValidator } from '../../../../../nodes/shared/input/validation';
 import { chargedError, deadlineMs, getPayments, parallelRequests, paymentOptions } from '../common';
 
-export const SEARCH_PATH = '/api/service/webSearch';
+const SEARCH_PATH = '/api/service/webSearch';
 /** Where a webSearch answer keeps its result list, when `data` is not the list itself. */
 const RESULT_LISTS = ['results', 'items', 'organic'];
 
