@@ -2,7 +2,7 @@ import type { INodeListSearchResult } from 'n8n-workflow';
 
 import { runListSearch } from '../harness';
 import type { LoggedRequest } from '../simulator/core/log';
-import type { SimReply } from '../simulator/core/server';
+import type { SimReply } from '../simulator/core/http';
 import { MARKETPLACE_DEMO_TOKEN } from '../simulator/marketplace';
 import { ROUTES, runOk, useMarketplace } from './helpers';
 

@@ -3,7 +3,7 @@ import type { IDataObject, INodeListSearchResult } from 'n8n-workflow';
 import { PAGING_BOUNDS } from '../../nodes/shared/paging/pages';
 import { runListSearch } from '../harness';
 import type { RunResult } from '../harness';
-import type { SimReply } from '../simulator/core/server';
+import type { SimReply } from '../simulator/core/http';
 import type { LoggedRequest } from '../simulator/core/log';
 import { PLATFORM_OTHER_USER_TOKEN } from '../simulator/platform';
 import { ROUTES, usePlatform } from './helpers';

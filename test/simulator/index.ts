@@ -1,4 +1,5 @@
 import { SimClock } from './core/clock';
+import type { SimSection } from './core/server';
 import { GatewaySimulator, PRICE_ATOMIC, type GatewaySimulatorOptions } from './gateway';
 import { MARKETPLACE_DEMO_TOKEN, MarketplaceSimulator, type MarketplaceSimulatorOptions } from './marketplace';
 import { ModelSimulator, SCRIPTED_MODEL_ID, type ModelSimulatorOptions } from './model';
@@ -91,6 +92,32 @@ export interface RunningSimulator {
 	close(): Promise<void>;
 }
 
+/** What a client needs to reach the started sections (`SimulatorInfo`). */
+function infoOf(sections: Omit<RunningSimulator, 'clock' | 'info' | 'close'>): SimulatorInfo {
+	const { platform, fetch: fetchHost, search: searchHost, marketplace, gateway, model } = sections;
+	return {
+		platformUrl: platform.url,
+		marketplaceUrl: marketplace.url,
+		gatewayUrl: gateway.url,
+		modelUrl: model.baseUrl,
+		fetchUrl: fetchHost.url,
+		searchUrl: searchHost.url,
+		platformToken: PLATFORM_DEMO_TOKEN,
+		marketplaceToken: MARKETPLACE_DEMO_TOKEN,
+		demoAiScraperIds: DEMO_AI_SCRAPER_IDS,
+		demoManualScraperIds: DEMO_MANUAL_SCRAPER_IDS,
+		chain: {
+			network: gateway.network,
+			chainId: gateway.chainId,
+			rpcUrl: gateway.rpcUrl,
+			tokenAddress: gateway.tokenAddress,
+			payTo: gateway.payTo,
+			priceUsdc: Number(PRICE_ATOMIC) / 1e6,
+			demoWallet: { address: gateway.demoWallet.address, privateKey: gateway.demoWallet.privateKey },
+		},
+	};
+}
+
 /**
  * Starts every section of the interface on loopback, sharing one simulated clock (the platform's page fetch and
  * Google search each on a port of their own, as the real service has a host for each), plus the gateway's local
@@ -117,16 +144,17 @@ export async function startSimulator(options: StartSimulatorOptions = {}): Promi
 	};
 	let gateway: GatewaySimulator;
 	try {
-		await platform.listen(ports.platform);
-		started.push(platform);
-		await fetchHost.listen(ports.fetch ?? 0);
-		started.push(fetchHost);
-		await searchHost.listen(ports.search ?? 0);
-		started.push(searchHost);
-		await marketplace.listen(ports.marketplace);
-		started.push(marketplace);
-		await model.listen(ports.model ?? 0);
-		started.push(model);
+		const listening: Array<[SimSection, number | undefined]> = [
+			[platform, ports.platform],
+			[fetchHost, ports.fetch ?? 0],
+			[searchHost, ports.search ?? 0],
+			[marketplace, ports.marketplace],
+			[model, ports.model ?? 0],
+		];
+		for (const [section, port] of listening) {
+			await section.listen(port);
+			started.push(section);
+		}
 		gateway = await GatewaySimulator.start({ ...options.gateway, clock, port: ports.gateway });
 		started.push(gateway);
 	} catch (error) {
@@ -134,37 +162,8 @@ export async function startSimulator(options: StartSimulatorOptions = {}): Promi
 		// eslint-disable-next-line @n8n/community-nodes/require-node-api-error -- simulator start-up in plain Node, not a node: the caller sees the listen error as is
 		throw error;
 	}
-	return {
-		clock,
-		platform,
-		fetch: fetchHost,
-		search: searchHost,
-		marketplace,
-		gateway,
-		model,
-		info: {
-			platformUrl: platform.url,
-			marketplaceUrl: marketplace.url,
-			gatewayUrl: gateway.url,
-			modelUrl: model.baseUrl,
-			fetchUrl: fetchHost.url,
-			searchUrl: searchHost.url,
-			platformToken: PLATFORM_DEMO_TOKEN,
-			marketplaceToken: MARKETPLACE_DEMO_TOKEN,
-			demoAiScraperIds: DEMO_AI_SCRAPER_IDS,
-			demoManualScraperIds: DEMO_MANUAL_SCRAPER_IDS,
-			chain: {
-				network: gateway.network,
-				chainId: gateway.chainId,
-				rpcUrl: gateway.rpcUrl,
-				tokenAddress: gateway.tokenAddress,
-				payTo: gateway.payTo,
-				priceUsdc: Number(PRICE_ATOMIC) / 1e6,
-				demoWallet: { address: gateway.demoWallet.address, privateKey: gateway.demoWallet.privateKey },
-			},
-		},
-		close,
-	};
+	const sections = { platform, fetch: fetchHost, search: searchHost, marketplace, gateway, model };
+	return { clock, ...sections, info: infoOf(sections), close };
 }
 
 /** Human-readable summary: URLs, demo tokens and the demo wallet. */

@@ -1,9 +1,5 @@
-import {
-	checkPublicUrl,
-	classifyHost,
-	validateFetchRequest,
-	validateSearchRequest,
-} from '../../simulator/gateway/validation';
+import { classifyHost } from '../../simulator/gateway/publicHost';
+import { checkPublicUrl, validateFetchRequest, validateSearchRequest } from '../../simulator/gateway/validation';
 
 describe('gateway simulator validation: url host and scheme', () => {
 	test.each([

@@ -1,61 +1,21 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- the simulator is test code that runs in plain Node, never inside n8n */
-import http, { type IncomingHttpHeaders } from 'node:http';
+/**
+ * The server of one simulated API (`SimServer`) and the base of every section (`SimSection`): routing, the request
+ * log, fault injection, per-account admission and per-route latency around each section's handlers.
+ */
+import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
+import { Admission } from './admission';
 import type { SimClock } from './clock';
-import { ConcurrencyLimiter, RETRY_AFTER_CONCURRENCY_SECONDS } from './concurrency';
+import { ConcurrencyLimiter } from './concurrency';
 import { FaultInjector } from './faults';
-import { RequestLog } from './log';
-import type { LoggedRequest } from './log';
+import { readRequest, writeReply, type Handler, type IncomingRequest, type SimReply } from './http';
+import { RequestLog, type LoggedRequest } from './log';
+import { RouteTable, type RouteMatch } from './routes';
+import { RealTimeWaits } from './waits';
 
-export interface SimRequest {
-	method: string;
-	path: string;
-	params: Record<string, string>;
-	query: URLSearchParams;
-	headers: IncomingHttpHeaders;
-	rawBody: string;
-	/** Parsed JSON body; undefined when the body is empty or not JSON (see `bodyIsInvalidJson`). */
-	body: unknown;
-	bodyIsInvalidJson: boolean;
-	route: string;
-	/**
-	 * Admission of an authenticated request, called by a section right after authentication: takes one of the
-	 * account's `limit` concurrency slots (held until the answer is sent), then waits the route's latency (real time,
-	 * in flight). Resolves undefined when admitted; otherwise to the answer to send instead: 429 (the section's
-	 * documented body, `Retry-After`) when `account` already has `limit` requests in flight (nothing held, nothing
-	 * waited), or a 503 when the simulator closed during the latency (the connection is then dropped anyway).
-	 * A second call for the same request does nothing.
-	 */
-	admit(account: string, limit: number): Promise<SimReply | undefined>;
-}
-
-export interface SimReply {
-	status: number;
-	headers?: Record<string, string>;
-	/** Serialised as JSON with content-type application/json. */
-	json?: unknown;
-	/** Sent as is; content-type defaults to text/plain. */
-	text?: string;
-	/** Sent as is. */
-	buffer?: Buffer;
-	/**
-	 * Destroys the connection instead of answering (nothing is written; `status` is ignored and the log entry keeps
-	 * no status, as with a `reset` fault): a handler's way to lose an answer after doing its work.
-	 */
-	drop?: true;
-}
-
-export type Handler = (req: SimRequest) => SimReply | Promise<SimReply>;
-
-interface Route {
-	name: string;
-	method: string;
-	segments: string[];
-	handler: Handler;
-}
-
-export interface SimServerOptions {
+interface SimServerOptions {
 	name: string;
 	clock: SimClock;
 	/** The section's documented body for an error status, used by injected `status` faults. */
@@ -66,10 +26,8 @@ export interface SimServerOptions {
 	latencyMs?: (route: string) => number | undefined;
 }
 
-interface PendingWait {
-	timer: NodeJS.Timeout;
-	resolve: (completed: boolean) => void;
-}
+/** What the injected faults of a request decided: drop the connection now, or the answer they force (if any). */
+type FaultOutcome = { drop: true } | { reply?: SimReply };
 
 /**
  * A tiny HTTP server for one simulated API: routes with `:param` segments, JSON bodies, a request log,
@@ -91,12 +49,12 @@ export class SimServer {
 	 * `status`/`malformed` faults. Replaceable at run time.
 	 */
 	latencyFor: (route: string) => number | undefined;
-	private readonly routes: Route[] = [];
+	private readonly routes = new RouteTable();
 	private readonly errorBody: (status: number) => unknown;
 	private server?: http.Server;
 	private baseUrl?: string;
 	/** Real-time waits (latency, `slow` faults) in progress: `close()` ends them so it never hangs on a timer. */
-	private readonly waits = new Set<PendingWait>();
+	private readonly waits = new RealTimeWaits();
 
 	/**
 	 * Test control: runs after a request is logged and before faults and the handler, e.g. to move the clock or
@@ -120,9 +78,7 @@ export class SimServer {
 
 	/** Registers a route; its name (`METHOD /pattern`) is what the log and faults refer to. */
 	route(method: string, pattern: string, handler: Handler): string {
-		const name = `${method} ${pattern}`;
-		this.routes.push({ name, method, segments: pattern.split('/').filter(Boolean), handler });
-		return name;
+		return this.routes.add(method, pattern, handler);
 	}
 
 	get url(): string {
@@ -148,28 +104,9 @@ export class SimServer {
 		if (!server) return;
 		this.server = undefined;
 		// Pending latencies and slow faults end now: their requests are dropped, never handled.
-		for (const wait of [...this.waits]) {
-			clearTimeout(wait.timer);
-			this.waits.delete(wait);
-			wait.resolve(false);
-		}
+		this.waits.endAll();
 		server.closeAllConnections();
 		await new Promise<void>((resolve) => server.close(() => resolve()));
-	}
-
-	/** Waits `ms` of real time; resolves true when done, false when `close()` cut it short. */
-	private sleep(ms: number): Promise<boolean> {
-		if (!(ms > 0)) return Promise.resolve(true);
-		return new Promise<boolean>((resolve) => {
-			const wait: PendingWait = {
-				timer: setTimeout(() => {
-					this.waits.delete(wait);
-					resolve(true);
-				}, ms),
-				resolve,
-			};
-			this.waits.add(wait);
-		});
 	}
 
 	private latencyOf(route: string): number {
@@ -177,149 +114,92 @@ export class SimServer {
 		return typeof ms === 'number' && ms > 0 ? ms : 0;
 	}
 
-	private match(method: string, path: string): { route?: Route; params: Record<string, string> } {
-		const parts = path.split('/').filter(Boolean);
-		for (const route of this.routes) {
-			if (route.method !== method || route.segments.length !== parts.length) continue;
-			const params: Record<string, string> = {};
-			const ok = route.segments.every((segment, i) => {
-				if (segment.startsWith(':')) {
-					params[segment.slice(1)] = decodeURIComponent(parts[i]);
-					return true;
-				}
-				return segment === parts[i];
-			});
-			if (ok) return { route, params };
-		}
-		return { params: {} };
-	}
-
+	/** Log, faults, handler, latency, answer: one request from arrival to the answer (or the dropped connection). */
 	private async handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
-		const chunks: Buffer[] = [];
-		for await (const chunk of req) chunks.push(chunk as Buffer);
-		const rawBody = Buffer.concat(chunks).toString('utf8');
-		const url = new URL(req.url ?? '/', 'http://simulator');
-		const method = (req.method ?? 'GET').toUpperCase();
-		const { route, params } = this.match(method, url.pathname);
-		const routeName = route?.name ?? `${method} <unmatched>`;
-
-		let body: unknown;
-		let bodyIsInvalidJson = false;
-		if (rawBody.length > 0) {
-			try {
-				body = JSON.parse(rawBody);
-			} catch {
-				bodyIsInvalidJson = true;
-			}
-		}
-
-		const entry = {
+		const incoming = await readRequest(req);
+		const match = this.routes.match(incoming.method, incoming.url.pathname);
+		const routeName = match.route?.name ?? `${incoming.method} <unmatched>`;
+		const entry: LoggedRequest = {
 			route: routeName,
-			method,
-			path: url.pathname,
-			query: Object.fromEntries(url.searchParams),
+			method: incoming.method,
+			path: incoming.url.pathname,
+			query: Object.fromEntries(incoming.url.searchParams),
 			headers: req.headers,
-			body: bodyIsInvalidJson ? rawBody : body,
-			status: undefined as number | undefined,
+			body: incoming.bodyIsInvalidJson ? incoming.rawBody : incoming.body,
+			status: undefined,
 			at: this.clock.now(),
 		};
 		this.log.add(entry);
 		await this.beforeHandle?.(entry);
 
-		// Admission state of this request (see `SimRequest.admit`): the slot it holds, whether it waited its latency.
-		let release: (() => void) | undefined;
-		let latencyWaited = false;
-		let refusedForConcurrency = false;
-		let aborted = false;
-		const waitLatency = async (): Promise<boolean> => {
-			latencyWaited = true;
-			const completed = await this.sleep(this.latencyOf(routeName));
-			if (!completed) aborted = true;
-			return completed;
-		};
-		const admit = async (account: string, limit: number): Promise<SimReply | undefined> => {
-			if (release || latencyWaited || refusedForConcurrency) return undefined;
-			release = this.concurrency.acquire(account, limit);
-			if (!release) {
-				refusedForConcurrency = true;
-				return { status: 429, json: this.errorBody(429), headers: { 'retry-after': String(RETRY_AFTER_CONCURRENCY_SECONDS) } };
-			}
-			if (!(await waitLatency())) return { status: 503, json: this.errorBody(503) };
-			return undefined;
-		};
-
+		const admission = new Admission({
+			concurrency: this.concurrency,
+			waits: this.waits,
+			latencyMs: () => this.latencyOf(routeName),
+			errorBody: this.errorBody,
+		});
 		try {
-			let reply: SimReply | undefined;
-			for (const fault of this.faults.pick(routeName)) {
-				if (fault.kind === 'reset') {
-					req.socket.destroy();
-					return;
-				}
-				if (fault.kind === 'slow' && !(await this.sleep(fault.delayMs ?? 1_000))) {
-					req.socket.destroy();
-					return;
-				}
-				if (fault.kind === 'malformed') reply = { status: 200, text: '{"message":"ok","data":{"id":', headers: { 'content-type': 'application/json' } };
-				if (fault.kind === 'status') {
-					const status = fault.status ?? 500;
-					reply = { status, json: fault.body ?? this.errorBody(status) };
-					if (status === 429) reply.headers = { 'retry-after': String(fault.retryAfterSeconds ?? 1) };
-				}
-			}
-
-			if (!reply) {
-				if (!route) {
-					reply = { status: 404, json: this.errorBody(404) };
-				} else {
-					try {
-						reply = await route.handler({
-							method,
-							path: url.pathname,
-							params,
-							query: url.searchParams,
-							headers: req.headers,
-							rawBody,
-							body,
-							bodyIsInvalidJson,
-							route: routeName,
-							admit,
-						});
-					} catch (error) {
-						reply = { status: 500, json: this.errorBody(500) };
-						// A handler bug must be visible to the test that hit it, not only as a 500.
-						process.emitWarning(`${this.name} simulator handler ${routeName} threw: ${(error as Error).stack}`);
-					}
-					if (this.afterHandle) reply = (await this.afterHandle(entry, reply)) ?? reply;
-				}
-			}
-
-			// A request that was never admitted waits the route's latency before its answer (a concurrency 429 does not).
-			if (!latencyWaited && !refusedForConcurrency) await waitLatency();
-			if (aborted || reply.drop) {
-				// The simulator closed during the wait, or the handler drops its answer: close the connection, answer nothing.
+			const faulted = await this.injectedFaults(routeName);
+			const reply = 'drop' in faulted ? undefined : (faulted.reply ?? (await this.handled(req, incoming, match, entry, admission)));
+			if (reply) await admission.beforeAnswer();
+			if (!reply || admission.aborted || reply.drop) {
+				// A reset or cut-short fault, the simulator closed during the wait, or the handler drops its answer.
 				req.socket.destroy();
 				return;
 			}
-
 			entry.status = reply.status;
-			if (res.destroyed) return;
-			const headers: Record<string, string> = { ...(reply.headers ?? {}) };
-			let payload: string | Buffer = '';
-			if (reply.json !== undefined) {
-				payload = JSON.stringify(reply.json);
-				headers['content-type'] ??= 'application/json; charset=utf-8';
-			} else if (reply.text !== undefined) {
-				payload = reply.text;
-				headers['content-type'] ??= 'text/plain; charset=utf-8';
-			} else if (reply.buffer !== undefined) {
-				payload = reply.buffer;
-			}
-			res.writeHead(reply.status, headers);
-			res.end(payload);
+			if (!res.destroyed) writeReply(res, reply);
 		} finally {
-			// The answer is sent (or the request dropped): the account's slot is free.
-			release?.();
+			admission.release();
 		}
+	}
+
+	/** Applies the route's injected faults in order: a reset (or a `slow` cut short by `close()`) drops the connection. */
+	private async injectedFaults(routeName: string): Promise<FaultOutcome> {
+		let reply: SimReply | undefined;
+		for (const fault of this.faults.pick(routeName)) {
+			if (fault.kind === 'reset') return { drop: true };
+			if (fault.kind === 'slow' && !(await this.waits.sleep(fault.delayMs ?? 1_000))) return { drop: true };
+			if (fault.kind === 'malformed') reply = { status: 200, text: '{"message":"ok","data":{"id":', headers: { 'content-type': 'application/json' } };
+			if (fault.kind === 'status') {
+				const status = fault.status ?? 500;
+				reply = { status, json: fault.body ?? this.errorBody(status) };
+				if (status === 429) reply.headers = { 'retry-after': String(fault.retryAfterSeconds ?? 1) };
+			}
+		}
+		return { reply };
+	}
+
+	/** The route's handler answer (404 without a route, 500 when it throws), passed through `afterHandle`. */
+	private async handled(
+		req: http.IncomingMessage,
+		incoming: IncomingRequest,
+		{ route, params }: RouteMatch,
+		entry: LoggedRequest,
+		admission: Admission,
+	): Promise<SimReply> {
+		if (!route) return { status: 404, json: this.errorBody(404) };
+		let reply: SimReply;
+		try {
+			reply = await route.handler({
+				method: incoming.method,
+				path: incoming.url.pathname,
+				params,
+				query: incoming.url.searchParams,
+				headers: req.headers,
+				rawBody: incoming.rawBody,
+				body: incoming.body,
+				bodyIsInvalidJson: incoming.bodyIsInvalidJson,
+				route: route.name,
+				admit: admission.admit,
+			});
+		} catch (error) {
+			reply = { status: 500, json: this.errorBody(500) };
+			// A handler bug must be visible to the test that hit it, not only as a 500.
+			process.emitWarning(`${this.name} simulator handler ${route.name} threw: ${(error as Error).stack}`);
+		}
+		if (this.afterHandle) reply = (await this.afterHandle(entry, reply)) ?? reply;
+		return reply;
 	}
 }
 

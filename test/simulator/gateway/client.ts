@@ -10,7 +10,8 @@ import { wrapFetchWithPayment, x402Client } from '@x402/fetch';
 import { privateKeyToAccount } from 'viem/accounts';
 
 import type { DevWallet } from './chain';
-import type { GatewayService, GatewaySimulator } from './index';
+import type { GatewaySimulator } from './index';
+import type { GatewayService } from './types';
 
 /** An x402 client that pays with this wallet on `network`, allowing the simulator's token up to `maxAtomic`. */
 export function createPayingClient(

@@ -1,7 +1,7 @@
 /**
  * x402's `payment-identifier` extension on the gateway simulator: the declaration in every 402, the reading of a
  * payload's identifier (400 when it is malformed or missing but required), and the idempotency cache that answers a
- * repeat of a settled identifier without charging again. `index.ts` wires it into the request order.
+ * repeat of a settled identifier without charging again. `requestOrder.ts` wires it into the request order.
  */
 import type { PaymentPayload } from '@x402/core/types';
 import { authorizationTypes } from '@x402/evm';
@@ -16,26 +16,13 @@ import {
 import { verifyTypedData, type Hex } from 'viem';
 
 import type { SimClock } from '../core/clock';
-import type { SimReply } from '../core/server';
-import type { GatewayService } from './index';
+import type { SimReply } from '../core/http';
 import type { ValidationIssue } from './validation';
 
 /** Whether the gateway advertises the extension, and whether a paid request must carry an identifier. */
 export type PaymentIdentifierMode = 'optional' | 'required' | 'off';
 
 export const DEFAULT_PAYMENT_IDENTIFIER_MODE: PaymentIdentifierMode = 'optional';
-
-/** A paid request answered from the idempotency cache: nothing verified, nothing charged. */
-export interface ReplayRecord {
-	service: GatewayService;
-	paymentId: string;
-	/** Checksummed payer address of the replayed payload. */
-	payer: `0x${string}`;
-	/** EIP-3009 nonce of the replayed payload (unused on chain unless it is the settled payload itself). */
-	nonce: Hex;
-	/** Simulated time of the replay (ms). */
-	at: number;
-}
 
 /** The `extensions` of a PAYMENT-REQUIRED object in this mode; undefined when the extension is off. */
 export function paymentIdentifierExtensions(mode: PaymentIdentifierMode): Record<string, PaymentIdentifierExtension> | undefined {

@@ -1,36 +1,26 @@
 import { SeededRandom, hashString } from '../core/random';
-import type { PdfLink, PortalListing, SearchLead, SocialLead } from './types';
-import { PROPERTY_TYPES, type PdfKeyword, type PortalInput } from './validation';
+import { PROPERTY_TYPES, type PdfKeyword, type PortalInput } from './inputs';
+import type { PdfLink, PortalListing } from './records';
 
 /**
  * Extracted data of section C runs, shaped like real data and deterministic per input: the same scraper input
- * and target always yield the same records (seeded from a hash of them), so tests can compare runs.
+ * and target always yield the same records (seeded from a hash of them), so tests can compare runs. Here the shared
+ * vocabulary, portal listings and PDF links; leads are in `leads.ts`, the HTML endpoint's page in `pageHtml.ts`.
  */
 
 /** Dates in generated records count back from this fixed day, so content does not change from day to day. */
 const BASE_DAY = Date.UTC(2025, 0, 15);
 const DAY_MS = 86_400_000;
 
-const STREETS = ['Beach Road', 'Station Street', 'Park Avenue', 'High Street', 'Church Lane', 'Ocean Parade', 'Hill Crescent', 'Elm Court', 'River Terrace', 'Victoria Street', 'Wattle Grove', 'Banksia Way'];
-const SUBURBS = ['Bondi', 'Richmond', 'Fitzroy', 'Paddington', 'Manly', 'Carlton', 'Newtown', 'Brunswick', 'Glebe', 'Subiaco', 'Fremantle', 'Norwood'];
-const STATES = ['NSW', 'VIC', 'QLD', 'WA', 'SA', 'TAS'];
-const FIRST_NAMES = ['Olivia', 'Liam', 'Charlotte', 'Noah', 'Amelia', 'Jack', 'Isla', 'William', 'Mia', 'Oliver', 'Ava', 'Lucas', 'Grace', 'Henry', 'Chloe', 'Leo'];
-const LAST_NAMES = ['Smith', 'Nguyen', 'Williams', 'Brown', 'Wilson', 'Taylor', 'Martin', 'Anderson', 'Thompson', 'Walker', 'Harris', 'Lee', 'Kelly', 'Patel'];
+export const STREETS = ['Beach Road', 'Station Street', 'Park Avenue', 'High Street', 'Church Lane', 'Ocean Parade', 'Hill Crescent', 'Elm Court', 'River Terrace', 'Victoria Street', 'Wattle Grove', 'Banksia Way'];
+export const SUBURBS = ['Bondi', 'Richmond', 'Fitzroy', 'Paddington', 'Manly', 'Carlton', 'Newtown', 'Brunswick', 'Glebe', 'Subiaco', 'Fremantle', 'Norwood'];
+export const STATES = ['NSW', 'VIC', 'QLD', 'WA', 'SA', 'TAS'];
+export const FIRST_NAMES = ['Olivia', 'Liam', 'Charlotte', 'Noah', 'Amelia', 'Jack', 'Isla', 'William', 'Mia', 'Oliver', 'Ava', 'Lucas', 'Grace', 'Henry', 'Chloe', 'Leo'];
+export const LAST_NAMES = ['Smith', 'Nguyen', 'Williams', 'Brown', 'Wilson', 'Taylor', 'Martin', 'Anderson', 'Thompson', 'Walker', 'Harris', 'Lee', 'Kelly', 'Patel'];
 const AGENCIES = ['Harbour Realty', 'Coastal Property Group', 'Urban Nest Agents', 'Summit Real Estate', 'Greenfield Partners', 'Bayside Homes'];
-const COMPANY_WORDS = ['Acme', 'Northwind', 'Bluepeak', 'Orbit', 'Silverline', 'Brightpath', 'Ironbark', 'Keystone', 'Lumen', 'Redgum', 'Tidewater', 'Vertex'];
-const COMPANY_KINDS = ['Consulting', 'Logistics', 'Labs', 'Digital', 'Solutions', 'Holdings', 'Media', 'Analytics'];
-const JOB_TITLES = ['Marketing Manager', 'Head of Sales', 'Operations Director', 'Founder', 'Chief Technology Officer', 'Procurement Lead', 'Business Development Manager', 'Product Owner'];
 const DOC_KINDS = ['Annual Report', 'Guidelines', 'Fact Sheet', 'White Paper', 'Technical Specification', 'Policy', 'Case Study', 'Brochure'];
 const DOC_HOSTS = ['docs.example.org', 'publications.example.gov', 'library.example.edu', 'files.example.com', 'resources.example.net'];
-const SEARCH_HOST = 'search.example.com';
-const SOCIAL_HOST = 'social.example.com';
 const PORTAL_HOST = 'www.realestate-portal.example';
-
-const SENTIMENT_PHRASES = {
-	positive: ['Really impressed with', 'Loving the results from', 'Highly recommend', 'Best decision this year:'],
-	neutral: ['Anyone have experience with', 'Comparing options for', 'Reading up on', 'Notes from a meeting about'],
-	negative: ['Disappointed with', 'Still waiting on support for', 'Not happy about', 'Frustrating week dealing with'],
-} as const;
 
 export function rngFor(...parts: Array<string | number>): SeededRandom {
 	return new SeededRandom(hashString(parts.join('\u241f')));
@@ -44,7 +34,7 @@ function titleCase(text: string): string {
 	return text.replace(/\b\w/g, (ch) => ch.toUpperCase());
 }
 
-function isoDay(offsetDays: number): string {
+export function isoDay(offsetDays: number): string {
 	return new Date(BASE_DAY - offsetDays * DAY_MS).toISOString();
 }
 
@@ -52,7 +42,7 @@ function money(value: number): string {
 	return `$${value.toLocaleString('en-US')}`;
 }
 
-function phone(rng: SeededRandom): string {
+export function phone(rng: SeededRandom): string {
 	return `+61 4${rng.int(10, 99)} ${rng.int(100, 999)} ${rng.int(100, 999)}`;
 }
 
@@ -64,15 +54,30 @@ function hostOf(url: string): string {
 	return new URL(url).hostname;
 }
 
-function companyName(rng: SeededRandom): string {
-	return `${rng.pick(COMPANY_WORDS)} ${rng.pick(COMPANY_KINDS)}`;
-}
-
 // ---------------------------------------------------------------------------------------------------------------
 // Real-estate portal listings
 
 /** One portal target: a listing URL (links mode or a URL override) or the scraper's localities (locations mode). */
 export type PortalTarget = { url: string } | { localities: string[] };
+
+/** A listing's price for the channel (weekly rent, asking or sold price), hidden now and then unless only priced ones are wanted. */
+function listingPrice(rng: SeededRandom, input: PortalInput): { price: string; priceValue: number | null } {
+	const hidePrice = !input.only_show_properties_with_a_price && rng.next() < 0.2;
+	let priceValue: number | null;
+	let price: string;
+	if (input.channel === 'rent') {
+		priceValue = rng.int(35, 150) * 10;
+		price = `${money(priceValue)} per week`;
+	} else {
+		priceValue = rng.int(70, 500) * 5_000;
+		price = input.channel === 'sold' ? `Sold for ${money(priceValue)}` : money(priceValue);
+	}
+	if (hidePrice) {
+		priceValue = null;
+		price = input.channel === 'sold' ? 'Price withheld' : 'Contact agent';
+	}
+	return { price, priceValue };
+}
 
 export function portalListings(input: PortalInput, target: PortalTarget): PortalListing[] {
 	const wantedTypes = input.property_types.includes('all') ? PROPERTY_TYPES.filter((t) => t !== 'all') : input.property_types;
@@ -95,20 +100,7 @@ export function portalListings(input: PortalInput, target: PortalTarget): Portal
 			const lo = minLand ?? 120;
 			const hi = maxLand !== undefined ? maxLand - 1 : Math.max(lo * 3, 1_200);
 			const landSize = propertyType === 'unit apartment' && minLand === undefined && maxLand === undefined ? null : rng.int(lo, Math.max(lo, hi));
-			const hidePrice = !input.only_show_properties_with_a_price && rng.next() < 0.2;
-			let priceValue: number | null;
-			let price: string;
-			if (input.channel === 'rent') {
-				priceValue = rng.int(35, 150) * 10;
-				price = `${money(priceValue)} per week`;
-			} else {
-				priceValue = rng.int(70, 500) * 5_000;
-				price = input.channel === 'sold' ? `Sold for ${money(priceValue)}` : money(priceValue);
-			}
-			if (hidePrice) {
-				priceValue = null;
-				price = input.channel === 'sold' ? 'Price withheld' : 'Contact agent';
-			}
+			const { price, priceValue } = listingPrice(rng, input);
 			const bedrooms = propertyType === 'land' ? 0 : rng.int(1, 5);
 			const agentFirst = rng.pick(FIRST_NAMES);
 			const agentLast = rng.pick(LAST_NAMES);
@@ -174,110 +166,3 @@ export function pdfPool(keyword: PdfKeyword, pageUrl?: string): PdfLink[] {
 
 /** Words appended to a keyword when the given keywords cannot supply `expected_pdf` files. */
 export const ALTERNATIVE_KEYWORD_SUFFIXES = ['report', 'guide', 'specification', 'overview', 'handbook'] as const;
-
-// ---------------------------------------------------------------------------------------------------------------
-// Leads
-
-/** Search-engine leads: result pages of a keyword search or of a start URL, up to `limitPages` pages. */
-export function searchLeads(query: { keywords?: string; url?: string }, limitPages: number): SearchLead[] {
-	const key = query.url ?? `q:${(query.keywords ?? '').toLowerCase()}`;
-	const rng = rngFor('search-leads', key);
-	// The engine only has so many result pages for a query.
-	const availablePages = rng.int(3, 10);
-	const pages = Math.min(limitPages, availablePages);
-	const leads: SearchLead[] = [];
-	for (let page = 1; page <= pages; page++) {
-		const perPage = rng.int(3, 6);
-		const sourceUrl =
-			query.url !== undefined
-				? `${query.url}${query.url.includes('?') ? '&' : '?'}page=${page}`
-				: `https://${SEARCH_HOST}/search?q=${encodeURIComponent(query.keywords ?? '')}&page=${page}`;
-		for (let i = 0; i < perPage; i++) {
-			const first = rng.pick(FIRST_NAMES);
-			const last = rng.pick(LAST_NAMES);
-			const company = companyName(rng);
-			const domain = `${slug(company)}.example.com`;
-			leads.push({
-				name: `${first} ${last}`,
-				company,
-				title: rng.pick(JOB_TITLES),
-				email: `${first.toLowerCase()}.${last.toLowerCase()}@${domain}`,
-				phone: phone(rng),
-				website: `https://${domain}`,
-				address: `${rng.int(1, 400)} ${rng.pick(STREETS)}, ${rng.pick(SUBURBS)} ${rng.pick(STATES)}`,
-				source_url: sourceUrl,
-				page,
-			});
-		}
-	}
-	return leads;
-}
-
-/** Social-platform leads: posts mentioning the keywords, filtered by sentiment, at most `expected` of them. */
-export function socialLeads(keywords: string, sentimentType: string, expected: number, pageUrl?: string): SocialLead[] {
-	const rng = rngFor('social-leads', pageUrl ?? '', keywords.toLowerCase(), sentimentType);
-	// Only so many matching posts exist for a query.
-	const available = rng.int(40, 150);
-	const count = Math.min(expected, available);
-	const sentiments = ['positive', 'neutral', 'negative'] as const;
-	const leads: SocialLead[] = [];
-	for (let i = 0; i < count; i++) {
-		const sentiment = sentimentType === 'all' ? rng.pick(sentiments) : (sentimentType as SocialLead['sentiment']);
-		const first = rng.pick(FIRST_NAMES);
-		const last = rng.pick(LAST_NAMES);
-		const username = `${first.toLowerCase()}_${last.toLowerCase()}${rng.int(1, 999)}`;
-		const postId = String(rng.int(10_000_000, 99_999_999));
-		leads.push({
-			username,
-			display_name: `${first} ${last}`,
-			profile_url: `https://${SOCIAL_HOST}/@${username}`,
-			post_url: `https://${SOCIAL_HOST}/@${username}/posts/${postId}`,
-			post_text: `${rng.pick(SENTIMENT_PHRASES[sentiment])} ${keywords} #${slug(keywords).replace(/-/g, '')}`,
-			sentiment,
-			followers: rng.int(12, 250_000),
-			likes: rng.int(0, 4_000),
-			posted_at: isoDay(rng.int(0, 60)),
-			keyword: keywords,
-		});
-	}
-	return leads;
-}
-
-// ---------------------------------------------------------------------------------------------------------------
-// Page HTML (the HTML endpoint)
-
-function escapeHtml(text: string): string {
-	return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
-}
-
-function renderValue(value: unknown): string {
-	if (typeof value === 'string' && /^https?:\/\//.test(value)) return `<a href="${escapeHtml(value)}">${escapeHtml(value)}</a>`;
-	if (value !== null && typeof value === 'object') {
-		return Object.entries(value as Record<string, unknown>)
-			.map(([k, v]) => `<span class="${escapeHtml(k)}">${renderValue(v)}</span>`)
-			.join(' ');
-	}
-	return escapeHtml(String(value));
-}
-
-/** The HTML of the page a run scraped, rendered from the records it extracted (one article per record). */
-export function pageHtml(title: string, scrapedUrl: string, records: unknown[]): string {
-	const articles = records
-		.map((record) => {
-			const fields = Object.entries(record as Record<string, unknown>)
-				.map(([key, value]) => `<dt>${escapeHtml(key)}</dt><dd>${renderValue(value)}</dd>`)
-				.join('');
-			return `<article class="result"><dl>${fields}</dl></article>`;
-		})
-		.join('\n');
-	const canonical = /^https?:\/\//.test(scrapedUrl) ? `<link rel="canonical" href="${escapeHtml(scrapedUrl)}">` : '';
-	return [
-		'<!DOCTYPE html>',
-		'<html lang="en">',
-		`<head><meta charset="utf-8"><title>${escapeHtml(title)}</title>${canonical}</head>`,
-		`<body><main><h1>${escapeHtml(title)}</h1>`,
-		articles,
-		'</main></body>',
-		'</html>',
-	].join('\n');
-}

@@ -1,4 +1,4 @@
-import type { SimReply } from '../core/server';
+import type { SimReply } from '../core/http';
 import type { FieldError, MarketplaceErrorBody } from './types';
 
 /**

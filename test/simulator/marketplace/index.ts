@@ -1,30 +1,41 @@
+/**
+ * The marketplace simulator (section C) and its public API: `MarketplaceSimulator` with its test-control methods,
+ * and what tests import. The routes are in `routes/` (one file per resource), the state in `store.ts`.
+ */
 import { SimClock } from '../core/clock';
-import { planConcurrency, type ConcurrencyStats } from '../core/concurrency';
+import { planConcurrency } from '../core/concurrency';
 import { RateLimiter } from '../core/ratelimit';
-import { SimSection, SimServer, type SimReply, type SimRequest } from '../core/server';
-import { malformedJson, marketplaceErrorBody, notFound, tooManyRequests, unauthorized, validationFailed } from './errors';
-import { scrapeJobBoard, type JobBoardTimings } from './jobboard';
-import { attempt, CronError, parseCron, resolveTimeZone } from './cron';
-import { MarketplaceStore, SCHEDULE_CATCH_UP_LIMIT, type RunTimings, type ScraperSpec, type StoredScraper } from './store';
-import type { CreateAndRunResponse, MarketplaceAccount, MarketplaceContentType, ScraperConfiguration, ScraperObject, ScraperType } from './types';
+import { SimSection, SimServer } from '../core/server';
+import { MARKETPLACE_DEMO_TOKEN, MARKETPLACE_OTHER_USER_TOKEN, accountOf } from './accounts';
+import { checkSchedule, requireScraper, requireUser, scraperInfo, validSpec } from './control';
+import { marketplaceErrorBody } from './errors';
 import {
-	validateJobBoard,
-	validatePaging,
-	validatePathId,
-	validatePdf,
-	validatePortal,
-	validateRun,
-	validateSearchLeads,
-	validateSocialLeads,
-	type Validated,
-} from './validation';
+	marketplaceSettings,
+	type MarketplaceAccountLimits,
+	type MarketplaceConcurrencyStats,
+	type MarketplaceScraperInfo,
+	type MarketplaceSettings,
+	type MarketplaceSimulatorOptions,
+	type ScheduleOptions,
+	type ScheduledScraperSpec,
+} from './options';
+import { registerAccountRoutes } from './routes/account';
+import { answerFor, authedFor, type MarketplaceRoutes } from './routes/guard';
+import { registerJobBoardRoutes } from './routes/jobBoard';
+import { registerResultRoutes } from './routes/results';
+import { registerRunRoutes } from './routes/runs';
+import { registerScraperRoutes } from './routes/scrapers';
+import { MarketplaceStore } from './store';
+import type { StoredScraper } from './stored';
 
 export * from './types';
+export type { PdfLink, PortalListing, SearchLead, SocialLead } from './records';
 export { marketplaceErrorBody } from './errors';
 export { CONCURRENCY_BY_PLAN, RETRY_AFTER_CONCURRENCY_SECONDS, type ConcurrencyStats } from '../core/concurrency';
-export { FAIL_MARKER, DEFAULT_PDFS_PER_KEYWORD, DEMO_SCHEDULE, SCHEDULE_CATCH_UP_LIMIT } from './store';
-export { CronError, cronFirings, nextCronFiring, parseCron, resolveTimeZone, type CronExpression } from './cron';
-export { FEW_JOBS_MARKER, FEW_JOBS_AVAILABLE, SLOW_JOBS_MARKER, availableJobs } from './jobboard';
+export { MARKETPLACE_DEMO_TOKEN, MARKETPLACE_OTHER_USER_TOKEN } from './accounts';
+export { CronError, parseCron, type CronExpression } from './cron';
+export { DEMO_SCHEDULE } from './demo';
+export { cronFirings, nextCronFiring, resolveTimeZone } from './firings';
 export {
 	JOB_BOARD_DEFAULTS,
 	JOB_BOARD_TIMEOUT_RANGE,
@@ -35,114 +46,11 @@ export {
 	RESULTS_PAGING,
 	SEARCH_TYPES,
 	SENTIMENT_TYPES,
-} from './validation';
-
-/** Token of the demo account (user 1). */
-export const MARKETPLACE_DEMO_TOKEN = 'mkt_example_demo_token_4f60a8e2c9b7';
-/** Token of a second account (user 2): its scrapers and runs are invisible to the demo account and vice versa. */
-export const MARKETPLACE_OTHER_USER_TOKEN = 'mkt_example_other_token_9e7b5d3f1a8c';
-
-/** Mutable timings and limits of a running simulator; changes apply to runs started afterwards. */
-export interface MarketplaceTimings extends RunTimings, JobBoardTimings {
-	/** Requests per token per window. */
-	rateLimit: number;
-	/** Window length in seconds of simulated time. */
-	rateTtl: number;
-}
-
-/** Everything `sim.options` holds; mutable while running. */
-export interface MarketplaceSettings extends MarketplaceTimings {
-	/**
-	 * `Content-Type` of every JSON answer (200) of section C. `text/plain` sends the same JSON text labelled
-	 * `text/plain; charset=utf-8`, as the vendor's 2024 OpenAPI declares the answers. Errors stay application/json.
-	 */
-	contentType: MarketplaceContentType;
-	/**
-	 * Requests in flight at once for every account without its own limit (`setAccountLimits`), instead of its plan's
-	 * default (free 10, pro 100, enterprise 100); undefined: the plan's default.
-	 */
-	concurrencyLimit: number | undefined;
-	/** Real-time latency (ms) per route name (`MARKETPLACE_ROUTES`); read when a request arrives. */
-	latencyMs: Partial<Record<string, number>>;
-}
-
-/** `setAccountLimits` argument. */
-export interface MarketplaceAccountLimits {
-	/** Requests in flight at once; null goes back to the default (`concurrencyLimit` option, else the plan's). */
-	concurrency?: number | null;
-}
-
-/** `concurrencyStats` answer: the account's statistics and the concurrency limit now in force for it. */
-export interface MarketplaceConcurrencyStats extends ConcurrencyStats {
-	limit: number;
-}
-
-/** Options of `scheduleScraper` (and of `createScheduledScraper`). */
-export interface ScheduleOptions {
-	/** IANA time zone the cron expression is read in (`cron_timezone`); default `UTC`. */
-	timezone?: string;
-	/**
-	 * Every `failEvery`-th run this schedule creates (1-based count since the schedule was turned on: runs N, 2N, ...)
-	 * fails: every result of it ends `failed`. 1 fails them all. Default: none forced (the `sim-fail` marker in the
-	 * scraper's name or inputs still fails runs, scheduled or not).
-	 */
-	failEvery?: number;
-}
-
-/** `createScheduledScraper` argument: a create-and-run body of the given kind, and the schedule. */
-export interface ScheduledScraperSpec extends ScheduleOptions {
-	/** `real_estate_portal`, `pdf`, `leads_search` (search-engine leads) or `leads_social` (social-platform leads). */
-	type: ScraperType;
-	/** The body the kind's create-and-run endpoint takes (same validation and defaults). */
-	input: Record<string, unknown>;
-	/** 5-field cron expression (see README, "Schedules"). */
-	cron: string;
-}
-
-/** What the schedule control methods answer: the scraper as the API would show it, plus the simulator's counters. */
-export interface MarketplaceScraperInfo {
-	/** The scraper object (`scraper` of a create response): `scheduled`, `schedule`. */
-	scraper: ScraperObject;
-	/** The nested configuration: `scheduled`, `cron`, `cron_timezone`, `cron_minutes` ... `cron_day_of_week`. */
-	configuration: ScraperConfiguration;
-	/** Simulator bookkeeping of the schedule; null when unscheduled. */
-	schedule: {
-		/** When the schedule was turned on (ISO); only firings strictly after it make runs. */
-		since: string;
-		/** Scheduled runs created so far. */
-		runsCreated: number;
-		/** Firings skipped because a catch-up had more than `scheduleCatchUpLimit` due. */
-		firingsSkipped: number;
-		failEvery: number | null;
-	} | null;
-}
-
-export const MARKETPLACE_CONTENT_TYPES: readonly MarketplaceContentType[] = ['application/json', 'text/plain'];
-
-export interface MarketplaceSimulatorOptions extends Partial<MarketplaceTimings> {
-	/** Default `application/json`; see `MarketplaceSettings.contentType`. */
-	contentType?: MarketplaceContentType;
-	/** Default: each account's plan default. See `MarketplaceSettings.concurrencyLimit`. */
-	concurrencyLimit?: number;
-	/** Real-time latency (ms) per route name; default none. */
-	latencyMs?: Partial<Record<string, number>>;
-	/** Shared simulated clock; a new one when omitted. */
-	clock?: SimClock;
-	/** Seed of fault injection randomness. */
-	seed?: number | string;
-}
-
-export const MARKETPLACE_DEFAULT_TIMINGS: Readonly<MarketplaceTimings> = {
-	queuedMs: 1_000,
-	runMs: 3_000,
-	runStaggerMs: 0,
-	scheduleCatchUpLimit: SCHEDULE_CATCH_UP_LIMIT,
-	jobBoardSecondsPerUrl: 5,
-	jobBoardSlowSecondsPerUrl: 900,
-	jobBoardRealDelayMs: 0,
-	rateLimit: 600,
-	rateTtl: 60,
-};
+} from './inputs';
+export { FEW_JOBS_MARKER, FEW_JOBS_AVAILABLE, SLOW_JOBS_MARKER, availableJobs } from './jobboard';
+export { MARKETPLACE_CONTENT_TYPES, MARKETPLACE_DEFAULT_TIMINGS, type MarketplaceSimulatorOptions } from './options';
+export { SCHEDULE_CATCH_UP_LIMIT } from './stored';
+export { DEFAULT_PDFS_PER_KEYWORD, FAIL_MARKER } from './targets';
 
 /** Route names (`METHOD /pattern`) as the request log and fault injection refer to them. */
 export const MARKETPLACE_ROUTES = {
@@ -170,14 +78,6 @@ export const MARKETPLACE_ROUTES = {
 	account: 'GET /api/account',
 } as const;
 
-/** Accounts of the two fixture users; a token added for another user id gets a plain generated one. */
-const FIXTURE_ACCOUNTS: Record<number, Omit<MarketplaceAccount, 'id'>> = {
-	1: { name: 'Demo User', email: 'demo@example.com', plan: 'pro', created_at: '2024-01-15T09:30:00.000Z' },
-	2: { name: 'Other User', email: 'other@example.com', plan: 'free', created_at: '2024-06-02T14:00:00.000Z' },
-};
-
-type Authed = (req: SimRequest, userId: number) => SimReply | Promise<SimReply>;
-
 /**
  * Section C of the interface (the marketplace API) on its own loopback port: Bearer auth, per-token rate limit,
  * validation naming each invalid field, scrapers whose runs move queued -> running -> succeeded/failed over
@@ -197,16 +97,7 @@ export class MarketplaceSimulator extends SimSection {
 	constructor(options: MarketplaceSimulatorOptions = {}) {
 		super();
 		this.clock = options.clock ?? new SimClock();
-		this.options = {
-			...MARKETPLACE_DEFAULT_TIMINGS,
-			contentType: options.contentType ?? 'application/json',
-			concurrencyLimit: options.concurrencyLimit,
-			latencyMs: { ...(options.latencyMs ?? {}) },
-		};
-		for (const key of Object.keys(MARKETPLACE_DEFAULT_TIMINGS) as Array<keyof MarketplaceTimings>) {
-			const value = options[key];
-			if (value !== undefined) this.options[key] = value;
-		}
+		this.options = marketplaceSettings(options);
 		this.server = new SimServer({
 			name: 'marketplace',
 			clock: this.clock,
@@ -218,7 +109,19 @@ export class MarketplaceSimulator extends SimSection {
 		this.store.addToken(MARKETPLACE_DEMO_TOKEN, 1);
 		this.store.addToken(MARKETPLACE_OTHER_USER_TOKEN, 2);
 		this.limiter = new RateLimiter(() => this.clock.now());
-		this.registerRoutes();
+		const routes: MarketplaceRoutes = {
+			server: this.server,
+			store: this.store,
+			clock: this.clock,
+			settings: this.options,
+			authed: authedFor(this.store, this.limiter, this.options, (userId) => this.concurrencyLimitOf(userId)),
+			answer: answerFor(this.options),
+		};
+		registerJobBoardRoutes(routes);
+		registerScraperRoutes(routes);
+		registerResultRoutes(routes);
+		registerRunRoutes(routes);
+		registerAccountRoutes(routes);
 	}
 
 	/** Adds an account token; returns nothing, the token works at once. */
@@ -251,11 +154,11 @@ export class MarketplaceSimulator extends SimSection {
 	 */
 	scheduleScraper(token: string, scraperId: number, cron: string, options: ScheduleOptions = {}): MarketplaceScraperInfo {
 		const method = 'scheduleScraper';
-		const userId = this.requireUser(token, method);
-		const { expression, timezone, failEvery } = this.checkSchedule(method, cron, options);
-		const scraper = this.requireScraper(userId, scraperId, method);
+		const userId = requireUser(this.store, token, method);
+		const { expression, timezone, failEvery } = checkSchedule(method, cron, options);
+		const scraper = requireScraper(this.store, userId, scraperId, method);
 		this.store.schedule(scraper, expression, timezone, failEvery);
-		return this.scraperInfoOf(scraper);
+		return this.infoOf(scraper);
 	}
 
 	/**
@@ -265,12 +168,12 @@ export class MarketplaceSimulator extends SimSection {
 	 */
 	createScheduledScraper(token: string, spec: ScheduledScraperSpec): MarketplaceScraperInfo {
 		const method = 'createScheduledScraper';
-		const userId = this.requireUser(token, method);
-		const { expression, timezone, failEvery } = this.checkSchedule(method, spec.cron, spec);
-		const scraperSpec = this.validSpec(method, spec.type, spec.input);
+		const userId = requireUser(this.store, token, method);
+		const { expression, timezone, failEvery } = checkSchedule(method, spec.cron, spec);
+		const scraperSpec = validSpec(method, spec.type, spec.input);
 		const scraper = this.store.createScraper(userId, scraperSpec);
 		this.store.schedule(scraper, expression, timezone, failEvery);
-		return this.scraperInfoOf(scraper);
+		return this.infoOf(scraper);
 	}
 
 	/**
@@ -280,74 +183,15 @@ export class MarketplaceSimulator extends SimSection {
 	 */
 	unscheduleScraper(token: string, scraperId: number): MarketplaceScraperInfo {
 		const method = 'unscheduleScraper';
-		const scraper = this.requireScraper(this.requireUser(token, method), scraperId, method);
+		const scraper = requireScraper(this.store, requireUser(this.store, token, method), scraperId, method);
 		this.store.unschedule(scraper);
-		return this.scraperInfoOf(scraper);
+		return this.infoOf(scraper);
 	}
 
 	/** The token's scraper as the API would show it (scraper object, configuration) and its schedule's counters. */
 	scraperInfo(token: string, scraperId: number): MarketplaceScraperInfo {
 		const method = 'scraperInfo';
-		return this.scraperInfoOf(this.requireScraper(this.requireUser(token, method), scraperId, method));
-	}
-
-	private checkSchedule(method: string, cron: string, options: ScheduleOptions) {
-		const expression = named(method, () => parseCron(cron));
-		const timezone = named(method, () => resolveTimeZone(options.timezone ?? 'UTC'));
-		const failEvery = options.failEvery;
-		if (failEvery !== undefined && !(Number.isInteger(failEvery) && failEvery >= 1)) {
-			throw new Error(`MarketplaceSimulator.${method}: failEvery must be an integer >= 1, got ${String(failEvery)}`);
-		}
-		return { expression, timezone, failEvery };
-	}
-
-	private validSpec(method: string, type: ScraperType, input: Record<string, unknown>): ScraperSpec {
-		const fail = (errors: Array<{ field: string; message: string }>): never => {
-			throw new Error(`MarketplaceSimulator.${method}: invalid input: ${errors.map((e) => `${e.field}: ${e.message}`).join('; ')}`);
-		};
-		switch (type) {
-			case 'real_estate_portal': {
-				const v = validatePortal(input);
-				return v.ok ? { type, input: v.value } : fail(v.errors);
-			}
-			case 'pdf': {
-				const v = validatePdf(input);
-				return v.ok ? { type, input: v.value } : fail(v.errors);
-			}
-			case 'leads_search': {
-				const v = validateSearchLeads(input);
-				return v.ok ? { type, input: v.value } : fail(v.errors);
-			}
-			case 'leads_social': {
-				const v = validateSocialLeads(input);
-				return v.ok ? { type, input: v.value } : fail(v.errors);
-			}
-			default:
-				throw new Error(`MarketplaceSimulator.${method}: type must be real_estate_portal, pdf, leads_search or leads_social, got ${String(type)}`);
-		}
-	}
-
-	private requireScraper(userId: number, scraperId: number, method: string): StoredScraper {
-		const scraper = this.store.scraperOf(userId, scraperId);
-		if (!scraper) throw new Error(`MarketplaceSimulator.${method}: no scraper ${scraperId} for this token's account`);
-		return scraper;
-	}
-
-	private scraperInfoOf(scraper: StoredScraper): MarketplaceScraperInfo {
-		this.store.materialize();
-		const schedule = scraper.schedule;
-		return {
-			scraper: this.store.scraperObject(scraper),
-			configuration: this.store.configuration(scraper),
-			schedule: schedule
-				? {
-						since: new Date(schedule.since).toISOString(),
-						runsCreated: schedule.runsCreated,
-						firingsSkipped: schedule.firingsSkipped,
-						failEvery: schedule.failEvery ?? null,
-					}
-				: null,
-		};
+		return this.infoOf(requireScraper(this.store, requireUser(this.store, token, method), scraperId, method));
 	}
 
 	setRateLimit(limit: number, ttlSeconds: number): void {
@@ -361,7 +205,7 @@ export class MarketplaceSimulator extends SimSection {
 	 * `null` restores the default (`concurrencyLimit` option, else the plan's).
 	 */
 	setAccountLimits(token: string, limits: MarketplaceAccountLimits): void {
-		const userId = this.requireUser(token, 'setAccountLimits');
+		const userId = requireUser(this.store, token, 'setAccountLimits');
 		if (limits.concurrency === null) this.concurrencyLimits.delete(userId);
 		else if (limits.concurrency !== undefined) this.concurrencyLimits.set(userId, limits.concurrency);
 	}
@@ -371,13 +215,13 @@ export class MarketplaceSimulator extends SimSection {
 	 * since the last reset, `inFlight` now, and the `limit` in force.
 	 */
 	concurrencyStats(token: string): MarketplaceConcurrencyStats {
-		const userId = this.requireUser(token, 'concurrencyStats');
+		const userId = requireUser(this.store, token, 'concurrencyStats');
 		return { ...this.server.concurrency.stats(String(userId)), limit: this.concurrencyLimitOf(userId) };
 	}
 
 	/** Restarts the concurrency statistics of the token's account, or of every account. */
 	resetConcurrencyStats(token?: string): void {
-		this.server.concurrency.resetStats(token === undefined ? undefined : String(this.requireUser(token, 'resetConcurrencyStats')));
+		this.server.concurrency.resetStats(token === undefined ? undefined : String(requireUser(this.store, token, 'resetConcurrencyStats')));
 	}
 
 	/**
@@ -393,184 +237,12 @@ export class MarketplaceSimulator extends SimSection {
 		this.server.faults.clear();
 	}
 
-	private requireUser(token: string, method: string): number {
-		const userId = this.store.userFor(token);
-		if (userId === undefined) throw new Error(`MarketplaceSimulator.${method}: unknown token`);
-		return userId;
+	private infoOf(scraper: StoredScraper): MarketplaceScraperInfo {
+		return scraperInfo(this.store, scraper, this.clock.now());
 	}
 
 	/** The account's concurrency limit: its own, else the simulator's `concurrencyLimit`, else its plan's. */
 	private concurrencyLimitOf(userId: number): number {
-		return this.concurrencyLimits.get(userId) ?? this.options.concurrencyLimit ?? planConcurrency(this.account(userId).plan);
+		return this.concurrencyLimits.get(userId) ?? this.options.concurrencyLimit ?? planConcurrency(accountOf(userId).plan);
 	}
-
-	private registerRoutes(): void {
-		const s = this.server;
-		s.route('POST', '/api/job-board-scrape', this.authed(async (req) => {
-			const input = validateJobBoard(req.body);
-			if (!input.ok) return validationFailed(input.errors);
-			return this.answer(await scrapeJobBoard(input.value, this.options));
-		}));
-		s.route('POST', '/api/scrapers/real-estate-portal/create-and-run', this.createAndRun(validatePortal, (input) => ({ type: 'real_estate_portal', input })));
-		s.route('POST', '/api/scrapers/pdf/create-and-run', this.createAndRun(validatePdf, (input) => ({ type: 'pdf', input })));
-		s.route('POST', '/api/scrapers/leads-generator/search/create-and-run', this.createAndRun(validateSearchLeads, (input) => ({ type: 'leads_search', input })));
-		s.route('POST', '/api/scrapers/leads-generator/social/create-and-run', this.createAndRun(validateSocialLeads, (input) => ({ type: 'leads_social', input })));
-
-		s.route('POST', '/api/scrapers/:scraper_id/run', this.authed((req, userId) => {
-			const input = validateRun(req.params.scraper_id, req.body);
-			if (!input.ok) return validationFailed(input.errors);
-			const scraper = this.store.scraperOf(userId, input.value.scraper_id);
-			if (!scraper) return notFound();
-			const run = this.store.startRun(scraper, input.value.urls);
-			const now = this.clock.now();
-			return this.answer({ data: run.results.map((r) => this.store.runListRecord(r, 'data', now)) });
-		}));
-
-		s.route('GET', '/api/results', this.authed((req, userId) => {
-			const paging = validatePaging(req.query);
-			if (!paging.ok) return validationFailed(paging.errors);
-			return this.answer({ data: this.store.listResults(userId, paging.value.page, paging.value.per_page) });
-		}));
-
-		s.route('GET', '/api/results/:id', this.authed((req, userId) => {
-			const id = validatePathId('id', req.params.id);
-			if (!id.ok) return validationFailed(id.errors);
-			const result = this.store.resultOf(userId, id.value);
-			if (!result) return notFound();
-			return this.answer({ data: this.store.runListRecord(result, 'data') });
-		}));
-
-		s.route('DELETE', '/api/results/:id', this.authed((req, userId) => {
-			const id = validatePathId('id', req.params.id);
-			if (!id.ok) return validationFailed(id.errors);
-			const result = this.store.resultOf(userId, id.value);
-			if (!result) return notFound();
-			this.store.deleteResult(result);
-			return this.answer({ deleted: true });
-		}));
-
-		s.route('GET', '/api/results/latest/:scraper_id', this.authed((req, userId) => {
-			const id = validatePathId('scraper_id', req.params.scraper_id);
-			if (!id.ok) return validationFailed(id.errors);
-			const scraper = this.store.scraperOf(userId, id.value);
-			const run = scraper && this.store.latestRun(scraper.id);
-			if (!run) return notFound();
-			return this.answer({ data: this.store.scrapingRunRecord(run, 'data').results });
-		}));
-
-		s.route('GET', '/api/scraping-runs/html/:scraping_run_id', this.authed((req, userId) => {
-			const id = validatePathId('scraping_run_id', req.params.scraping_run_id);
-			if (!id.ok) return validationFailed(id.errors);
-			const run = this.store.runOf(userId, id.value);
-			if (!run) return notFound();
-			// Declared as text/plain by the interface, with the JSON object as its text.
-			return { status: 200, text: JSON.stringify({ data: this.store.scrapingRunRecord(run, 'html') }) };
-		}));
-
-		s.route('GET', '/api/scraping-runs/:id', this.authed((req, userId) => {
-			const id = validatePathId('id', req.params.id);
-			if (!id.ok) return validationFailed(id.errors);
-			const run = this.store.runOf(userId, id.value);
-			if (!run) return notFound();
-			return this.answer({ data: this.store.scrapingRunRecord(run, 'data') });
-		}));
-
-		s.route('DELETE', '/api/scraping-runs/:id', this.authed((req, userId) => {
-			const id = validatePathId('id', req.params.id);
-			if (!id.ok) return validationFailed(id.errors);
-			const run = this.store.runOf(userId, id.value);
-			if (!run) return notFound();
-			this.store.deleteRun(run);
-			return this.answer({ deleted: true });
-		}));
-
-		s.route('GET', '/api/scraping-runs/latest/:scraper_id', this.authed((req, userId) => {
-			const id = validatePathId('scraper_id', req.params.scraper_id);
-			if (!id.ok) return validationFailed(id.errors);
-			const scraper = this.store.scraperOf(userId, id.value);
-			const run = scraper && this.store.latestRun(scraper.id);
-			if (!run) return notFound();
-			return this.answer({ data: this.store.scrapingRunRecord(run, 'data') });
-		}));
-
-		s.route('GET', '/api/scrapers', this.authed((req, userId) => {
-			const paging = validatePaging(req.query);
-			if (!paging.ok) return validationFailed(paging.errors);
-			// Paged as the results list is: `{data}` alone, no total; a page shorter than `per_page` is the last.
-			return this.answer({ data: this.store.listScrapers(userId, paging.value.page, paging.value.per_page) });
-		}));
-
-		s.route('GET', '/api/scrapers/:id', this.authed((req, userId) => {
-			const id = validatePathId('id', req.params.id);
-			if (!id.ok) return validationFailed(id.errors);
-			const scraper = this.store.scraperOf(userId, id.value);
-			if (!scraper) return notFound();
-			return this.answer({ data: this.store.scraperObject(scraper) });
-		}));
-
-		s.route('GET', '/api/account', this.authed((_req, userId) => this.answer({ data: this.account(userId) })));
-	}
-
-	/** A 200 JSON answer, labelled with the configured content type (the body is JSON either way). */
-	private answer(body: unknown): SimReply {
-		const headers = this.options.contentType === 'text/plain' ? { 'content-type': 'text/plain; charset=utf-8' } : undefined;
-		return { status: 200, json: body, headers };
-	}
-
-	private account(userId: number): MarketplaceAccount {
-		const fixture = FIXTURE_ACCOUNTS[userId] ?? {
-			name: `User ${userId}`,
-			email: `user${userId}@example.com`,
-			plan: 'free',
-			created_at: '2025-01-01T00:00:00.000Z',
-		};
-		return { id: userId, ...fixture };
-	}
-
-	/**
-	 * Bearer auth (RFC 6750: scheme case-insensitive), then the account's concurrency limit (429 at once; admitted
-	 * requests wait the route's latency in flight), then the per-token rate limit, then a malformed-JSON check.
-	 */
-	private authed(handler: Authed): (req: SimRequest) => SimReply | Promise<SimReply> {
-		return async (req) => {
-			const header = req.headers.authorization;
-			if (header === undefined || header.trim() === '') return unauthorized('missing');
-			const match = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i.exec(header);
-			if (!match) return unauthorized('missing');
-			const token = match[1];
-			const userId = this.store.userFor(token);
-			if (userId === undefined) return unauthorized('invalid');
-			const refused = await req.admit(String(userId), this.concurrencyLimitOf(userId));
-			if (refused) return refused;
-			const retryAfter = this.limiter.hit(token, this.options.rateLimit, this.options.rateTtl);
-			if (retryAfter !== undefined) return tooManyRequests(retryAfter);
-			if (req.bodyIsInvalidJson) return malformedJson();
-			// Scheduled runs due by now exist before the request's work (the store's reads do this too).
-			this.store.materialize();
-			return handler(req, userId);
-		};
-	}
-
-	private createAndRun<T>(validate: (body: unknown) => Validated<T>, spec: (input: T) => ScraperSpec): (req: SimRequest) => SimReply | Promise<SimReply> {
-		return this.authed((req, userId) => {
-			const input = validate(req.body);
-			if (!input.ok) return validationFailed(input.errors);
-			const scraper: StoredScraper = this.store.createScraper(userId, spec(input.value));
-			const run = this.store.startRun(scraper);
-			const response: CreateAndRunResponse = {
-				message: 'Scraping queued successfully',
-				scraper: this.store.scraperObject(scraper),
-				results: run.results.map((r) => this.store.runResult(r, scraper)),
-			};
-			return this.answer(response);
-		});
-	}
-}
-
-/** Runs a cron check, prefixing its CronError with the control method that was called. */
-function named<T>(method: string, check: () => T): T {
-	const outcome = attempt(check);
-	if (outcome.error instanceof CronError) throw new CronError(`MarketplaceSimulator.${method}: ${outcome.error.message}`);
-	if (outcome.error !== undefined) throw outcome.error as Error;
-	return outcome.value as T;
 }

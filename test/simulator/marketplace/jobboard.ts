@@ -1,9 +1,11 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals -- the simulator is test code that runs in plain Node, never inside n8n; setTimeout gives the optional real per-URL delay */
 import { hashString, type SeededRandom } from '../core/random';
+import { isPlainObject } from './checker';
 import { rngFor, slug } from './content';
+import type { JobBoardInput, JsonSchema } from './inputs';
+import { schemaTypes } from './jsonSchema';
+import { FAIL_MARKER } from './targets';
 import type { JobBoardResponse } from './types';
-import { isPlainObject, schemaTypes, type JobBoardInput, type JsonSchema } from './validation';
-import { FAIL_MARKER } from './store';
 
 /** A URL containing this text is a board page with only `FEW_JOBS_AVAILABLE` jobs (fewer than the default min). */
 export const FEW_JOBS_MARKER = 'few-jobs';

@@ -1,6 +1,7 @@
 /**
  * Records of section C of the interface (the marketplace API), as the simulator answers them.
- * Field names are the interface's, snake_case as the real service spells them.
+ * Field names are the interface's, snake_case as the real service spells them. The records a run extracts are
+ * in `records.ts`.
  */
 
 /** `status` of a run-list record and of a scraping run. */
@@ -209,65 +210,4 @@ export interface MarketplaceErrorBody {
 	error?: string;
 	statusCode?: number;
 	errors?: FieldError[];
-}
-
-/** Extracted data: one portal listing. */
-export interface PortalListing {
-	listing_id: string;
-	address: string;
-	suburb: string;
-	state: string;
-	postcode: string;
-	price: string;
-	price_value: number | null;
-	channel: string;
-	bedrooms: number;
-	bathrooms: number;
-	parking: number;
-	land_size: number | null;
-	land_size_unit: 'm²';
-	property_type: string;
-	url: string;
-	agent: { name: string; agency: string; phone: string };
-	listed_at: string;
-}
-
-/** Extracted data: one PDF link. */
-export interface PdfLink {
-	title: string;
-	url: string;
-	source_url: string;
-	keyword: string;
-	prompt: string;
-	/** The prompt's true/false answer for this file. */
-	matched: boolean;
-	size_kb: number;
-	pages: number;
-}
-
-/** Extracted data: one search-engine lead. */
-export interface SearchLead {
-	name: string;
-	company: string;
-	title: string;
-	email: string;
-	phone: string;
-	website: string;
-	address: string;
-	source_url: string;
-	page: number;
-}
-
-/** Extracted data: one social-platform lead. */
-export interface SocialLead {
-	username: string;
-	display_name: string;
-	profile_url: string;
-	post_url: string;
-	post_text: string;
-	sentiment: 'positive' | 'neutral' | 'negative';
-	followers: number;
-	likes: number;
-	posted_at: string;
-	keyword: string;
 }

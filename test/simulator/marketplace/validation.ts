@@ -1,302 +1,36 @@
-import type { FieldError } from './types';
-
 /**
- * Request validation for section C, rule by rule from the interface's field tables. Every invalid field is
- * reported (not only the first), each with its path, a short rule name and a readable message.
+ * Request validation for section C's create bodies (the four scraper kinds) and the job-board scrape, rule by rule
+ * from the interface's field tables. Every invalid field is reported (not only the first), each with its path, a
+ * short rule name and a readable message (`checker.ts`).
  */
-
-export const PORTAL_OPTIONS = ['locations', 'links'] as const;
-export const PORTAL_CHANNELS = ['buy', 'rent', 'sold'] as const;
-export const PROPERTY_TYPES = [
-	'all',
-	'house',
-	'townhouse',
-	'unit apartment',
-	'villa',
-	'retire',
-	'land',
-	'acreage',
-	'rural',
-	'unitblock',
-] as const;
-export const LAND_SIZES = [
-	'any',
-	'200',
-	'300',
-	'400',
-	'500',
-	'600',
-	'700',
-	'800',
-	'900',
-	'1000',
-	'1200',
-	'1500',
-	'1750',
-	'2000',
-	'3000',
-	'4000',
-	'5000',
-	'10000',
-	'20000',
-	'30000',
-	'40000',
-	'50000',
-	'100000',
-	'200000',
-	'300000',
-	'400000',
-	'500000',
-	'600000',
-	'700000',
-	'800000',
-	'900000',
-	'1000000',
-	'1500000',
-	'2000000',
-	'3000000',
-	'5000000',
-	'10000000',
-	'30000000',
-	'50000000',
-	'100000000',
-] as const;
-export const SEARCH_TYPES = ['url', 'keywords'] as const;
-export const SENTIMENT_TYPES = ['all', 'positive', 'neutral', 'negative'] as const;
-export const SCHEMA_TYPES = ['string', 'number', 'integer', 'boolean', 'array', 'object', 'null'] as const;
-
-export const JOB_BOARD_DEFAULTS = { min: 10, max: 20, timeout: 180 } as const;
-export const JOB_BOARD_TIMEOUT_RANGE = { min: 60, max: 600 } as const;
-export const RESULTS_PAGING = { defaultPerPage: 15, maxPerPage: 100 } as const;
-
-export type Validated<T> = { ok: true; value: T } | { ok: false; errors: FieldError[] };
-
-export interface PortalInput {
-	name: string;
-	options: (typeof PORTAL_OPTIONS)[number];
-	urls: string[];
-	locations: string[];
-	channel: (typeof PORTAL_CHANNELS)[number];
-	property_types: string[];
-	including_surrounding_areas: boolean;
-	only_show_properties_with_a_price: boolean;
-	landsize_minimum?: string;
-	landsize_maximum?: string;
-}
-
-export interface PdfKeyword {
-	keyword: string;
-	prompt: string;
-}
-
-export interface PdfInput {
-	name: string;
-	keywords: PdfKeyword[];
-	unique: boolean;
-	expected_pdf?: number;
-}
-
-export interface SearchLeadsInput {
-	name: string;
-	search_type: (typeof SEARCH_TYPES)[number];
-	limit_pages: number;
-	keywords?: string;
-	url?: string;
-}
-
-export interface SocialLeadsInput {
-	name: string;
-	keywords: string;
-	sentiment_type: (typeof SENTIMENT_TYPES)[number];
-	expected_data: number;
-}
-
-export type JsonSchema = Record<string, unknown>;
-
-export interface JobBoardInput {
-	urls: string[];
-	schema: JsonSchema;
-	min: number;
-	max: number;
-	timeout: number;
-}
-
-export interface RunInput {
-	urls?: string[];
-}
-
-export interface PagingInput {
-	page: number;
-	per_page: number;
-}
-
-export function isPlainObject(value: unknown): value is Record<string, unknown> {
-	return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-export function isHttpUrl(value: unknown): value is string {
-	if (typeof value !== 'string') return false;
-	try {
-		const url = new URL(value);
-		return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname.length > 0;
-	} catch {
-		return false;
-	}
-}
-
-/** Collects the errors of one request body. Null counts as absent, as the real service's nullable rules do. */
-class Checker {
-	readonly errors: FieldError[] = [];
-
-	constructor(readonly body: Record<string, unknown>) {}
-
-	fail(field: string, rule: string, message: string): void {
-		this.errors.push({ field, rule, message });
-	}
-
-	present(field: string): boolean {
-		return this.body[field] !== undefined && this.body[field] !== null;
-	}
-
-	/** A required non-blank string. */
-	requiredString(field: string): string | undefined {
-		const value = this.body[field];
-		if (value === undefined || value === null) {
-			this.fail(field, 'required', `The ${field} field is required.`);
-			return undefined;
-		}
-		if (typeof value !== 'string') {
-			this.fail(field, 'string', `The ${field} field must be a string.`);
-			return undefined;
-		}
-		if (value.trim() === '') {
-			this.fail(field, 'required', `The ${field} field is required.`);
-			return undefined;
-		}
-		return value;
-	}
-
-	/** A required string from a list of allowed values. */
-	requiredEnum<T extends string>(field: string, allowed: readonly T[]): T | undefined {
-		const value = this.body[field];
-		if (value === undefined || value === null || value === '') {
-			this.fail(field, 'required', `The ${field} field is required.`);
-			return undefined;
-		}
-		if (typeof value !== 'string' || !(allowed as readonly string[]).includes(value)) {
-			this.fail(field, 'in', `The ${field} field must be one of: ${allowed.join(', ')}.`);
-			return undefined;
-		}
-		return value as T;
-	}
-
-	optionalBoolean(field: string): boolean | undefined {
-		if (!this.present(field)) return undefined;
-		const value = this.body[field];
-		if (typeof value !== 'boolean') {
-			this.fail(field, 'boolean', `The ${field} field must be true or false.`);
-			return undefined;
-		}
-		return value;
-	}
-
-	/** An integer (a JSON number without fraction) of at least `min`; `required` decides whether absence is an error. */
-	integer(field: string, options: { required: boolean; min?: number; max?: number }): number | undefined {
-		if (!this.present(field)) {
-			if (options.required) this.fail(field, 'required', `The ${field} field is required.`);
-			return undefined;
-		}
-		const value = this.body[field];
-		if (typeof value !== 'number' || !Number.isInteger(value)) {
-			this.fail(field, 'integer', `The ${field} field must be an integer.`);
-			return undefined;
-		}
-		if (options.min !== undefined && value < options.min) {
-			this.fail(field, 'min', `The ${field} field must be at least ${options.min}.`);
-			return undefined;
-		}
-		if (options.max !== undefined && value > options.max) {
-			this.fail(field, 'max', `The ${field} field must not be greater than ${options.max}.`);
-			return undefined;
-		}
-		return value;
-	}
-
-	/** A non-empty array of non-blank strings. */
-	stringList(field: string, options: { required: boolean }): string[] | undefined {
-		if (!this.present(field)) {
-			if (options.required) this.fail(field, 'required', `The ${field} field is required.`);
-			return undefined;
-		}
-		const value = this.body[field];
-		if (!Array.isArray(value)) {
-			this.fail(field, 'array', `The ${field} field must be an array of strings.`);
-			return undefined;
-		}
-		if (value.length === 0) {
-			// An empty list is as good as absent when the list is optional.
-			if (options.required) this.fail(field, 'required', `The ${field} field must contain at least one item.`);
-			return options.required ? undefined : [];
-		}
-		let ok = true;
-		value.forEach((item, i) => {
-			if (typeof item !== 'string' || item.trim() === '') {
-				this.fail(`${field}[${i}]`, 'string', `Each ${field} item must be a non-empty string.`);
-				ok = false;
-			}
-		});
-		return ok ? (value as string[]) : undefined;
-	}
-
-	/** A non-empty array of http(s) URLs. */
-	urlList(field: string, options: { required: boolean }): string[] | undefined {
-		if (!this.present(field)) {
-			if (options.required) this.fail(field, 'required', `The ${field} field is required.`);
-			return undefined;
-		}
-		const value = this.body[field];
-		if (!Array.isArray(value)) {
-			this.fail(field, 'array', `The ${field} field must be an array of URLs.`);
-			return undefined;
-		}
-		if (value.length === 0) {
-			if (options.required) this.fail(field, 'required', `The ${field} field must contain at least one URL.`);
-			return options.required ? undefined : [];
-		}
-		let ok = true;
-		value.forEach((item, i) => {
-			if (!isHttpUrl(item)) {
-				this.fail(`${field}[${i}]`, 'url', `Each ${field} item must be an http or https URL.`);
-				ok = false;
-			}
-		});
-		return ok ? (value as string[]) : undefined;
-	}
-
-	result<T>(value: () => T): Validated<T> {
-		return this.errors.length > 0 ? { ok: false, errors: this.errors } : { ok: true, value: value() };
-	}
-}
-
-function bodyChecker(body: unknown): Checker {
-	return new Checker(isPlainObject(body) ? body : {});
-}
+import { bodyChecker, isHttpUrl, isPlainObject, type Checker } from './checker';
+import {
+	JOB_BOARD_DEFAULTS,
+	JOB_BOARD_TIMEOUT_RANGE,
+	LAND_SIZES,
+	PORTAL_CHANNELS,
+	PORTAL_OPTIONS,
+	PROPERTY_TYPES,
+	SEARCH_TYPES,
+	SENTIMENT_TYPES,
+	type JobBoardInput,
+	type JsonSchema,
+	type PdfInput,
+	type PdfKeyword,
+	type PortalInput,
+	type SearchLeadsInput,
+	type SocialLeadsInput,
+	type Validated,
+} from './inputs';
+import { checkSchema, schemaTypes } from './jsonSchema';
 
 /** `any` is unbounded; every other land size is a number of square metres. */
 function landSizeNumber(value: string | undefined): number | undefined {
 	return value === undefined || value === 'any' ? undefined : Number(value);
 }
 
-export function validatePortal(body: unknown): Validated<PortalInput> {
-	const c = bodyChecker(body);
-	const name = c.requiredString('name');
-	const options = c.requiredEnum('options', PORTAL_OPTIONS);
-	// Both lists are named in the field list; the one matching `options` is required, the other is checked if sent.
-	const locations = c.stringList('locations', { required: options === 'locations' });
-	const urls = c.urlList('urls', { required: options === 'links' });
-	const channel = c.requiredEnum('channel', PORTAL_CHANNELS);
-
-	let propertyTypes: string[] | undefined;
+/** `property_types`: a non-empty list of the listed types. */
+function propertyTypesOf(c: Checker): string[] | undefined {
 	if (!c.present('property_types')) {
 		c.fail('property_types', 'required', 'The property_types field is required.');
 	} else if (!Array.isArray(c.body.property_types)) {
@@ -312,12 +46,13 @@ export function validatePortal(body: unknown): Validated<PortalInput> {
 				ok = false;
 			}
 		});
-		if (ok) propertyTypes = list as string[];
+		if (ok) return list as string[];
 	}
+	return undefined;
+}
 
-	const surrounding = c.optionalBoolean('including_surrounding_areas');
-	const withPrice = c.optionalBoolean('only_show_properties_with_a_price');
-
+/** `landsize_minimum` and `landsize_maximum`: listed sizes, the minimum below the maximum. */
+function landSizesOf(c: Checker): { landMin?: string; landMax?: string } {
 	const landSize = (field: string): string | undefined => {
 		if (!c.present(field)) return undefined;
 		const value = c.body[field];
@@ -335,6 +70,21 @@ export function validatePortal(body: unknown): Validated<PortalInput> {
 		c.fail('landsize_minimum', 'lt', 'The landsize_minimum field must be smaller than landsize_maximum.');
 		c.fail('landsize_maximum', 'gt', 'The landsize_maximum field must be larger than landsize_minimum.');
 	}
+	return { landMin, landMax };
+}
+
+export function validatePortal(body: unknown): Validated<PortalInput> {
+	const c = bodyChecker(body);
+	const name = c.requiredString('name');
+	const options = c.requiredEnum('options', PORTAL_OPTIONS);
+	// Both lists are named in the field list; the one matching `options` is required, the other is checked if sent.
+	const locations = c.stringList('locations', { required: options === 'locations' });
+	const urls = c.urlList('urls', { required: options === 'links' });
+	const channel = c.requiredEnum('channel', PORTAL_CHANNELS);
+	const propertyTypes = propertyTypesOf(c);
+	const surrounding = c.optionalBoolean('including_surrounding_areas');
+	const withPrice = c.optionalBoolean('only_show_properties_with_a_price');
+	const { landMin, landMax } = landSizesOf(c);
 
 	return c.result(() => ({
 		name: name as string,
@@ -439,50 +189,6 @@ export function validateSocialLeads(body: unknown): Validated<SocialLeadsInput> 
 	}));
 }
 
-/**
- * Checks a caller's JSON Schema: known `type` names, an `object` needs a `properties` object, an `array` needs an
- * `items` schema, `enum` is a non-empty list; nested properties and items are checked the same way.
- */
-function checkSchema(c: Checker, schema: unknown, path: string, depth: number): void {
-	if (depth > 16) {
-		c.fail(path, 'max_depth', 'The schema is nested too deeply (more than 16 levels).');
-		return;
-	}
-	if (!isPlainObject(schema)) {
-		c.fail(path, 'object', `${path} must be a JSON Schema object.`);
-		return;
-	}
-	const types = schemaTypes(schema);
-	if (schema.type !== undefined && types.length === 0) {
-		c.fail(`${path}.type`, 'in', `${path}.type must be one of: ${SCHEMA_TYPES.join(', ')}.`);
-	}
-	if (schema.enum !== undefined && (!Array.isArray(schema.enum) || schema.enum.length === 0)) {
-		c.fail(`${path}.enum`, 'array', `${path}.enum must be a non-empty array.`);
-	}
-	if (types.includes('object') || (schema.type === undefined && schema.properties !== undefined)) {
-		if (!isPlainObject(schema.properties)) {
-			c.fail(`${path}.properties`, 'required', `${path} has type object and needs a properties object.`);
-		} else {
-			for (const [key, child] of Object.entries(schema.properties)) checkSchema(c, child, `${path}.properties.${key}`, depth + 1);
-		}
-	}
-	if (types.includes('array') || (schema.type === undefined && schema.items !== undefined)) {
-		if (!isPlainObject(schema.items)) {
-			c.fail(`${path}.items`, 'required', `${path} has type array and needs an items schema.`);
-		} else {
-			checkSchema(c, schema.items, `${path}.items`, depth + 1);
-		}
-	}
-}
-
-/** The `type` of a schema as a list (JSON Schema allows a single name or a list); empty when invalid or absent. */
-export function schemaTypes(schema: Record<string, unknown>): string[] {
-	const raw = schema.type;
-	const list = typeof raw === 'string' ? [raw] : Array.isArray(raw) ? raw : [];
-	if (list.length === 0 || !list.every((t) => typeof t === 'string' && (SCHEMA_TYPES as readonly string[]).includes(t))) return [];
-	return list as string[];
-}
-
 export function validateJobBoard(body: unknown): Validated<JobBoardInput> {
 	const c = bodyChecker(body);
 	const urls = c.urlList('urls', { required: true });
@@ -522,40 +228,4 @@ export function validateJobBoard(body: unknown): Validated<JobBoardInput> {
 		max: effectiveMax,
 		timeout: timeout ?? JOB_BOARD_DEFAULTS.timeout,
 	}));
-}
-
-export function validateRun(scraperId: string, body: unknown): Validated<RunInput & { scraper_id: number }> {
-	const c = bodyChecker(body);
-	let id: number | undefined;
-	if (!/^[1-9]\d{0,15}$/.test(scraperId)) c.fail('scraper_id', 'integer', 'The scraper_id must be a positive integer.');
-	else id = Number(scraperId);
-	if (body !== undefined && body !== null && !isPlainObject(body)) c.fail('body', 'object', 'The request body must be a JSON object.');
-	const urls = c.urlList('urls', { required: false });
-	return c.result(() => ({ scraper_id: id as number, ...(urls !== undefined && urls.length > 0 ? { urls } : {}) }));
-}
-
-/** A path id (`scraping_run_id`, `scraper_id`, `id`): a positive integer, or a 422 naming it. */
-export function validatePathId(field: string, raw: string): Validated<number> {
-	if (!/^[1-9]\d{0,15}$/.test(raw)) return { ok: false, errors: [{ field, rule: 'integer', message: `The ${field} must be a positive integer.` }] };
-	return { ok: true, value: Number(raw) };
-}
-
-export function validatePaging(query: URLSearchParams): Validated<PagingInput> {
-	const errors: FieldError[] = [];
-	const read = (field: string, fallback: number, max?: number): number => {
-		const raw = query.get(field);
-		if (raw === null || raw === '') return fallback;
-		if (!/^\d{1,9}$/.test(raw) || Number(raw) < 1) {
-			errors.push({ field, rule: 'integer', message: `The ${field} parameter must be a positive integer.` });
-			return fallback;
-		}
-		if (max !== undefined && Number(raw) > max) {
-			errors.push({ field, rule: 'max', message: `The ${field} parameter must not be greater than ${max}.` });
-			return fallback;
-		}
-		return Number(raw);
-	};
-	const page = read('page', 1);
-	const perPage = read('per_page', RESULTS_PAGING.defaultPerPage, RESULTS_PAGING.maxPerPage);
-	return errors.length > 0 ? { ok: false, errors } : { ok: true, value: { page, per_page: perPage } };
 }

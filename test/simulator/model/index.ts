@@ -1,5 +1,6 @@
 import { SimClock } from '../core/clock';
-import { SimSection, SimServer, type SimReply, type SimRequest } from '../core/server';
+import type { SimReply, SimRequest } from '../core/http';
+import { SimSection, SimServer } from '../core/server';
 import { readConversation, type TurnDecision, type TurnOutcome } from './conversation';
 import { defaultPolicy } from './policy';
 import {

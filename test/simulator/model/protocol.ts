@@ -1,4 +1,4 @@
-import type { SimReply } from '../core/server';
+import type { SimReply } from '../core/http';
 
 /**
  * The subset of the OpenAI Chat Completions wire format that langchain's ChatOpenAI (n8n's "OpenAI Chat Model"

@@ -1,4 +1,4 @@
-import type { SimReply } from '../core/server';
+import type { SimReply } from '../core/http';
 import { badRequest } from './errors';
 import type { LiveResult } from './store';
 import {
@@ -8,7 +8,7 @@ import {
 	type ProxyBandwidthRow,
 	type ResultStatus,
 } from './types';
-import { UTC_DATE_TIME_FORMAT, parseUtcDateTime } from './validation';
+import { UTC_DATE_TIME_FORMAT, parseUtcDateTime } from './query';
 
 /** A UTC window of whole seconds: `[start, end]`, the end second included. */
 export interface UtcWindow {

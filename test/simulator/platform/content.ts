@@ -1,10 +1,10 @@
 import { hashString } from '../core/random';
-import type { AiAgent } from './types';
 
 /**
  * A deterministic fake web: every URL has a page whose title, text, links and listing items are derived from
  * the URL with `hashString`, so the same URL always scrapes to the same data, and the map agent can crawl a
- * site of any size without a network. Nothing here is fetched: the simulator never leaves loopback.
+ * site of any size without a network. Nothing here is fetched: the simulator never leaves loopback. What each AI
+ * agent extracts from it is `agents.ts`.
  */
 
 const SECTIONS = [
@@ -155,50 +155,6 @@ export function renderMarkdown(url: string): string {
 export const SCREENSHOT_BASE64 =
 	'/9j/4AAQSkZJRgABAQEASABIAAD/2wBDAP//////////////////////////////////////////////////////////////////////////////////////wgALCAABAAEBAREA/8QAFBABAAAAAAAAAAAAAAAAAAAAAP/aAAgBAQABPxA=';
 
-export interface MapOptions {
-	maxDepth: number;
-	maxPages: number;
-	limit: number;
-	includePatterns?: RegExp;
-	excludePatterns?: RegExp;
-}
-
-/**
- * The map agent: breadth-first over same-site links from `url`, at most `maxDepth` link hops away, visiting
- * at most `maxPages` pages; lists each visited URL that matches `includePatterns` (when set) and not
- * `excludePatterns`, up to `limit` URLs. Patterns filter the list, not the walk.
- */
-export function crawlMap(url: string, options: MapOptions): string[] {
-	const start = normaliseUrl(url);
-	const origin = new URL(start).origin;
-	const seen = new Set([start]);
-	const queue: Array<{ url: string; depth: number }> = [{ url: start, depth: 0 }];
-	const found: string[] = [];
-	let visited = 0;
-	while (queue.length > 0 && visited < options.maxPages && found.length < options.limit) {
-		const page = queue.shift() as { url: string; depth: number };
-		visited++;
-		const included = options.includePatterns ? options.includePatterns.test(page.url) : true;
-		const excluded = options.excludePatterns ? options.excludePatterns.test(page.url) : false;
-		if (included && !excluded) found.push(page.url);
-		if (page.depth >= options.maxDepth) continue;
-		for (const link of pageLinks(page.url)) {
-			const target = normaliseUrl(link);
-			if (new URL(target).origin !== origin || seen.has(target)) continue;
-			seen.add(target);
-			queue.push({ url: target, depth: page.depth + 1 });
-		}
-	}
-	return found;
-}
-
-/** What a rerun extracts, by agent. */
-export function extract(agent: AiAgent, url: string, prompt: string, map: MapOptions): unknown {
-	if (agent === 'listing') return listingItems(url);
-	if (agent === 'map') return crawlMap(url, map);
-	return generalFields(url, prompt);
-}
-
 /** The records a bulk URL yields (1-3 per URL), each with its source `url`. */
 export function bulkUrlRecords(url: string): Array<Record<string, unknown>> {
 	const n = h(url, 'bulk');
@@ -235,23 +191,4 @@ export function scrapeCost(kind: 'create' | 'rerun' | 'bulk-url', url: string, c
 	base.runtime = Math.round(base.runtime * 1000) / 1000;
 	if (!cached) return base;
 	return { tokenUsage: Math.max(1, Math.round(base.tokenUsage / 10)), runtime: Math.round((base.runtime / 4) * 1000) / 1000 };
-}
-
-/** Example code the first run returns, for the caller to inspect before rerunning for full results. */
-export function exampleCode(agent: AiAgent, prompt: string): string {
-	const body =
-		agent === 'listing'
-			? "return [...document.querySelectorAll('.item')].map((el, i) => ({ position: i + 1, title: el.querySelector('a')?.textContent, price: Number(el.querySelector('.price')?.textContent) }));"
-			: agent === 'map'
-				? "return [...document.querySelectorAll('a[href]')].map((a) => a.href).filter((href) => new URL(href).origin === location.origin);"
-				: "return { title: document.title, heading: document.querySelector('h1')?.textContent, description: document.querySelector('meta[name=description]')?.getAttribute('content') };";
-	return `// Generated for the ${agent} agent. Instruction: ${JSON.stringify(prompt)}\nasync function extract(document) {\n\t${body}\n}\n`;
-}
-
-/** The example output of the first run: a small sample of what the rerun returns in full. */
-export function exampleOutput(agent: AiAgent, url: string, prompt: string): unknown {
-	if (agent === 'listing') return listingItems(url).slice(0, 2);
-	if (agent === 'map') return pageLinks(url).slice(0, 3);
-	const fields = generalFields(url, prompt);
-	return { title: fields.title, heading: fields.heading, description: fields.description };
 }

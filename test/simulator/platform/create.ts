@@ -1,4 +1,4 @@
-import type { MapOptions } from './content';
+import type { MapOptions } from './agents';
 import { AI_AGENTS, type AiAgent, type CreateOptions } from './types';
 import { Issues, optionalEnum, optionalIntegerInRange, optionalPattern, optionalRegex, requireHttpUrl, requireString } from './validation';
 

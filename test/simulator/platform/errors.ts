@@ -1,4 +1,4 @@
-import type { SimReply } from '../core/server';
+import type { SimReply } from '../core/http';
 import type { PlatformErrorBody, ValidationIssue } from './types';
 
 /** The interface's error table for the platform API, plus the few statuses the simulator adds (see README). */

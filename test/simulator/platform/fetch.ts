@@ -1,8 +1,10 @@
+import type { SimReply, SimRequest } from '../core/http';
 import { SeededRandom, hashString } from '../core/random';
-import { SimSection, SimServer, type SimReply, type SimRequest } from '../core/server';
+import { SimSection, SimServer } from '../core/server';
 import { pageTitle, renderHtml } from './content';
 import { errorReply, platformErrorBody } from './errors';
-import type { Caller, PlatformSimulator } from './index';
+import type { PlatformSimulator } from './index';
+import type { Caller } from './routes/guard';
 
 /**
  * The page fetch with the API token (public facts, "Token page fetch"): `GET {fetch host}/?url=…` with the

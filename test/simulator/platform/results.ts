@@ -1,6 +1,7 @@
+import { parseIsoTimestamp, requireQueryEnum, requireQueryInteger } from './query';
 import type { LiveResult } from './store';
 import { RESULT_SORT_FIELDS, type ResultSortField } from './types';
-import { Issues, parseIsoTimestamp, requireQueryEnum, requireQueryInteger } from './validation';
+import type { Issues } from './validation';
 
 export interface ResultsQuery {
 	page: number;

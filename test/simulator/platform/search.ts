@@ -1,7 +1,9 @@
-import { SimSection, SimServer, type SimReply, type SimRequest } from '../core/server';
+import type { SimReply, SimRequest } from '../core/http';
+import { SimSection, SimServer } from '../core/server';
 import { TIMEOUT_MARKER } from './fetch';
 import { errorReply, platformErrorBody } from './errors';
-import type { Caller, PlatformSimulator } from './index';
+import type { PlatformSimulator } from './index';
+import type { Caller } from './routes/guard';
 import { aiOverview, serpHtml, serpPage, type SerpAsked } from './serp';
 
 /**
