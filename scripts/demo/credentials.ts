@@ -11,7 +11,7 @@ export const CREDENTIAL_REFS = {
 	openAiApi: { id: 'scrOpenAiDemo001', name: 'OpenAI (demo: scripted model on the simulator)' },
 } as const;
 
-export interface ImportedCredential {
+interface ImportedCredential {
 	id: string;
 	name: string;
 	type: string;

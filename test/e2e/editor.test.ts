@@ -1,10 +1,9 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-dangerous-functions -- end-to-end test in plain Node: it runs the demo (a fixed command) as a child process and drives chromium */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- end-to-end test in plain Node: it runs the demo (a fixed command) as a child process and drives chromium */
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
-import { chromium, type BrowserContext, type Dialog, type Page } from 'playwright-core';
+import type { BrowserContext, Dialog, Page } from 'playwright-core';
 import { createPublicClient, http, parseAbi } from 'viem';
 
 import type { INodePropertyOptions, INodeTypeDescription } from 'n8n-workflow';
@@ -14,27 +13,18 @@ import { ScraperMarketplace } from '../../nodes/ScraperMarketplace/ScraperMarket
 import { ScraperPlatform } from '../../nodes/ScraperPlatform/ScraperPlatform.node';
 import { ScraperRunTrigger } from '../../nodes/ScraperRunTrigger/ScraperRunTrigger.node';
 import { ScraperGateway } from '../../x402/nodes/ScraperGateway/ScraperGateway.node';
+import { cleanEnv } from '../../scripts/demo/commands';
 import { CREDENTIAL_REFS } from '../../scripts/demo/credentials';
-import { freePort, portInUse } from '../../scripts/demo/n8n';
+import { killGroup } from '../../scripts/demo/groups';
+import { ManagedProcess } from '../../scripts/demo/managed-process';
 import { REPO_ROOT } from '../../scripts/demo/pack';
-import { cleanEnv, killGroup } from '../../scripts/demo/runtime';
+import { freePort, portInUse } from '../../scripts/demo/ports';
 import type { SimulatorInfo } from '../simulator/index';
 import { PRICE_ATOMIC } from '../simulator/index';
+import { SCREENSHOTS, launchChromium } from './infra/browser';
+import { isAlive } from './infra/queue/procfs';
 import { versionsUnderTest } from './support';
 
-export const CHROMIUM = process.env.E2E_CHROMIUM ?? '/usr/bin/chromium';
-/** Without these, chromium's connections to unreachable hosts stall it on this network. */
-export const CHROMIUM_FLAGS = [
-	'--headless',
-	'--no-sandbox',
-	'--disable-gpu',
-	'--disable-quic',
-	'--no-first-run',
-	'--disable-background-networking',
-	'--disable-component-update',
-	'--disable-sync',
-];
-const SCREENSHOTS = path.join(REPO_ROOT, 'test', 'e2e', 'screenshots');
 const NODE_NAMES = ['Scraper Bulk Trigger', 'Scraper Gateway', 'Scraper Marketplace', 'Scraper Platform', 'Scraper Run Trigger'];
 /** Every action of a node as the node creator lists it, and the first-declared operation of each resource. */
 function actionsOf(description: INodeTypeDescription): { all: string[]; onePerResource: Array<{ resource: string; operation: string; action: string }> } {
@@ -74,7 +64,6 @@ interface DemoReady {
 /** The browser test runs on the first version under test (the demo's n8n) unless E2E_BROWSER_VERSIONS says more. */
 const browserVersions = (process.env.E2E_BROWSER_VERSIONS ?? versionsUnderTest()[0]).split(',').filter(Boolean);
 
-/** Reads until `ok` holds or the time is up; returns the last value read (the assertion comes after). */
 /** Whether `text` is one whole JSON document. */
 function parsesAsJson(text: string): boolean {
 	try {
@@ -85,6 +74,7 @@ function parsesAsJson(text: string): boolean {
 	}
 }
 
+/** Reads until `ok` holds or the time is up; returns the last value read (the assertion comes after). */
 async function eventually<T>(read: () => Promise<T>, ok: (value: T) => boolean, timeoutMs = 15_000): Promise<T> {
 	const deadline = Date.now() + timeoutMs;
 	let value = await read();
@@ -95,19 +85,9 @@ async function eventually<T>(read: () => Promise<T>, ok: (value: T) => boolean, 
 	return value;
 }
 
-function isAlive(pid: number): boolean {
-	try {
-		process.kill(pid, 0);
-		return true;
-	} catch {
-		return false;
-	}
-}
-
 describe.each(browserVersions)('the demo (n8n %s) in chromium', (version) => {
-	let demo: ChildProcess;
+	let demo: ManagedProcess;
 	let ready: DemoReady;
-	let demoOutput = '';
 	let context: BrowserContext;
 	let page: Page;
 	const folders: string[] = [];
@@ -157,7 +137,6 @@ describe.each(browserVersions)('the demo (n8n %s) in chromium', (version) => {
 	};
 
 	beforeAll(async () => {
-		if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: \`npm run test:e2e\` installs Debian's chromium first.`);
 		mkdirSync(shots, { recursive: true });
 		const userFolder = mkdtempSync(path.join(os.tmpdir(), `n8n-demo-e2e-${version}-`));
 		const profile = mkdtempSync(path.join(os.tmpdir(), 'chromium-profile-'));
@@ -165,27 +144,12 @@ describe.each(browserVersions)('the demo (n8n %s) in chromium', (version) => {
 		const port = await freePort();
 		// The demo exactly as `npm start` runs it, on free ports and a fresh n8n folder so it cannot collide with a
 		// demo the developer has running.
-		demo = spawn(
-			process.execPath,
-			['--import', 'tsx', 'scripts/demo/demo.ts', '--no-build', '--ready-json', `--port=${port}`, '--sim-ports=0,0,0,0', `--user-folder=${userFolder}`, `--n8n-version=${version}`],
-			{ cwd: REPO_ROOT, env: cleanEnv(), stdio: ['ignore', 'pipe', 'pipe'], detached: true },
-		);
-		ready = await new Promise<DemoReady>((resolve, reject) => {
-			const onData = (d: Buffer) => {
-				demoOutput += d.toString();
-				const line = demoOutput.split('\n').find((l) => l.startsWith('DEMO_READY '));
-				if (line) resolve(JSON.parse(line.slice('DEMO_READY '.length)) as DemoReady);
-			};
-			demo.stdout?.on('data', onData);
-			demo.stderr?.on('data', (d: Buffer) => (demoOutput += d.toString()));
-			demo.once('exit', (code) => reject(new Error(`The demo exited (${code}) before it was ready:\n${demoOutput.slice(-5000)}`)));
-		});
-		context = await chromium.launchPersistentContext(profile, {
-			executablePath: CHROMIUM,
-			headless: true,
-			args: CHROMIUM_FLAGS,
-			viewport: { width: 1440, height: 900 },
-		});
+		const args = ['--import', 'tsx', 'scripts/demo/demo.ts', '--no-build', '--ready-json', `--port=${port}`, '--sim-ports=0,0,0,0', `--user-folder=${userFolder}`, `--n8n-version=${version}`];
+		// Stopped as a terminal's Ctrl-C stops it: SIGINT to its process group; it has 60 s to stop what it started.
+		demo = ManagedProcess.start('The demo', process.execPath, args, { cwd: REPO_ROOT, env: cleanEnv(), stopSignal: 'SIGINT', graceMs: 60_000 });
+		const [, json] = await demo.waitForLog(/^DEMO_READY (.+)$/m, 540_000, 'say it is ready');
+		ready = JSON.parse(json) as DemoReady;
+		context = await launchChromium(profile);
 		page = context.pages()[0] ?? (await context.newPage());
 	});
 
@@ -193,20 +157,15 @@ describe.each(browserVersions)('the demo (n8n %s) in chromium', (version) => {
 		await context?.close();
 		// Safety net when the Ctrl-C test did not run or failed: the demo stops what it started on SIGINT; n8n and
 		// the simulator run in process groups of their own, so they are ended here too should the demo not manage.
-		if (demo && demo.exitCode === null && demo.signalCode === null) {
-			const exited = new Promise<void>((resolve) => demo.once('exit', () => resolve()));
-			killGroup(demo.pid, 'SIGINT');
-			await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 30_000))]);
-		}
-		killGroup(demo?.pid, 'SIGKILL');
+		await demo?.stop('SIGINT', 30_000);
 		killGroup(ready?.n8nPid, 'SIGKILL');
 		killGroup(ready?.simulatorPid, 'SIGKILL');
 		for (const folder of folders) rmSync(folder, { recursive: true, force: true });
 	});
 
 	test('the demo prints the login, and it signs in to the editor', async () => {
-		expect(demoOutput).toContain(`Open:      ${ready.url}`);
-		expect(demoOutput).toContain(`Log in:    ${ready.email} / ${ready.password}`);
+		expect(demo.log).toContain(`Open:      ${ready.url}`);
+		expect(demo.log).toContain(`Log in:    ${ready.email} / ${ready.password}`);
 		await page.goto(ready.url);
 		await page.waitForURL(/\/signin/);
 		await page.locator('input[name="emailOrLdapLoginId"]').fill(ready.email);
@@ -516,11 +475,10 @@ describe.each(browserVersions)('the demo (n8n %s) in chromium', (version) => {
 	test('Ctrl-C stops the demo and leaves nothing running (n8n, simulator, chain)', async () => {
 		const rpcPort = Number(new URL(ready.simulator.chain.rpcUrl).port);
 		const ports = [new URL(ready.url).port, ...[ready.simulator.platformUrl, ready.simulator.marketplaceUrl, ready.simulator.gatewayUrl, ready.simulator.modelUrl].map((u) => new URL(u).port)].map(Number);
-		const exited = new Promise<number | null>((resolve) => demo.once('exit', (code) => resolve(code)));
 		// What a terminal's Ctrl-C does: SIGINT to the demo's process group.
-		killGroup(demo.pid, 'SIGINT');
-		expect(await exited).toBe(0);
-		expect(demoOutput).toContain('Nothing left running.');
+		await demo.stop();
+		expect(demo.exit).toMatchObject({ code: 0, signal: null });
+		expect(demo.log).toContain('Nothing left running.');
 		expect(isAlive(ready.n8nPid)).toBe(false);
 		expect(isAlive(ready.simulatorPid)).toBe(false);
 		for (const port of [...ports, rpcPort]) expect(await portInUse(port)).toBe(false);

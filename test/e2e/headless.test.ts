@@ -5,11 +5,16 @@ import os from 'node:os';
 import path from 'node:path';
 
 import { CREDENTIAL_REFS, demoCredentials } from '../../scripts/demo/credentials';
-import { N8nInstance, nodeOutput, type ExecuteResult } from '../../scripts/demo/n8n';
+import { N8nInstance } from '../../scripts/demo/n8n';
+import type { ExecuteResult } from '../../scripts/demo/n8n-run';
 import { isInstalled, runtimeFor } from '../../scripts/demo/runtime';
 import { startSimulator, type RunningSimulator } from '../simulator/index';
-import { EXAMPLES, example, expectExample1, expectExample10, expectExample2, expectExample3, expectExample4, expectExample5, paymentsBefore } from './examples';
-import { expectExample9 } from './pageFetchExample';
+import { expectExample4, paymentsBefore } from './examples/gateway';
+import { expectExample3, expectExample5 } from './examples/marketplace';
+import { expectExample9 } from './examples/pageFetch';
+import { expectExample1, expectExample10, expectExample2 } from './examples/platform';
+import { EXAMPLES, example, nodeOutput } from './examples/workflows';
+import { installFromRegistry } from './infra/registry/install-by-name';
 import { binaryFile, useRegistry, tarballsUnderTest, versionsUnderTest } from './support';
 
 const PACKAGE = 'n8n-nodes-scraper-service';
@@ -24,7 +29,6 @@ function expectSuccess(result: ExecuteResult): NonNullable<ExecuteResult['run']>
 	}
 	return result.run;
 }
-
 
 /**
  * Result > Get Many twice on the same results, at the Platform node's newest version: Simplify on (the default) and
@@ -78,7 +82,8 @@ describe.each(versionsUnderTest())('n8n %s runs the example workflows headless (
 		// npm cache of its own: the tarballs are downloaded, not reused from an earlier run's cache.
 		const before = served.registry.received().length;
 		const downloadsBefore = Object.fromEntries(served.published.map((p) => [p.name, served.registry.downloads(p.name).length]));
-		await n8n.installFromRegistry(
+		await installFromRegistry(
+			n8n,
 			served.published.map((p) => `${p.name}@${p.version}`),
 			served.registry.url,
 			{ npmCache: path.join(n8n.userFolder, 'npm-cache') },
@@ -107,7 +112,7 @@ describe.each(versionsUnderTest())('n8n %s runs the example workflows headless (
 			expect(existsSync(path.join(nodesDir, 'node_modules', name, 'node_modules'))).toBe(false);
 		}
 		// The core ships our compiled code file by file; the x402 package one bundle per node and credential.
-		expect(existsSync(path.join(nodesDir, 'node_modules', PACKAGE, 'dist/nodes/shared/transport.js'))).toBe(true);
+		expect(existsSync(path.join(nodesDir, 'node_modules', PACKAGE, 'dist/nodes/shared/transport/transport.js'))).toBe(true);
 		expect(existsSync(path.join(nodesDir, 'node_modules', X402_PACKAGE, 'dist/nodes/ScraperGateway/ScraperGateway.node.js'))).toBe(true);
 		// The n8n-workflow peer dependency is not installed beside them: n8n provides it.
 		expect(existsSync(path.join(nodesDir, 'node_modules', 'n8n-workflow'))).toBe(false);

@@ -13,11 +13,13 @@ import os from 'node:os';
 import path from 'node:path';
 
 import { sleep } from 'n8n-workflow';
-import { chromium, type Locator, type Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 
-import { N8nInstance, freePort } from '../../scripts/demo/n8n';
-import { REPO_ROOT } from '../../scripts/demo/pack';
+import { N8nInstance } from '../../scripts/demo/n8n';
+import { freePort } from '../../scripts/demo/ports';
 import { isInstalled, runtimeFor } from '../../scripts/demo/runtime';
+import { SCREENSHOTS, launchChromium } from './infra/browser';
+import { installFromRegistry } from './infra/registry/install-by-name';
 import { useRegistry, versionsUnderTest } from './support';
 
 const OWNER = { email: 'install-test@example.com', password: 'InstallTest1', firstName: 'Install', lastName: 'Test' };
@@ -31,11 +33,6 @@ const OUR_TYPES = [
 	'n8n-nodes-scraper-service.scraperPlatformTool',
 	'n8n-nodes-scraper-service.scraperRunTrigger',
 ];
-
-// As editor.test.ts drives chromium (its exports cannot be imported: importing a test file runs its tests).
-const CHROMIUM = process.env.E2E_CHROMIUM ?? '/usr/bin/chromium';
-const CHROMIUM_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
-const SCREENSHOTS = path.join(REPO_ROOT, 'test', 'e2e', 'screenshots');
 
 /** Waits for the page's transitions to end (a modal fading in, a toast sliding in), so a screenshot shows them done. */
 async function settled(page: Page): Promise<void> {
@@ -143,19 +140,13 @@ describe.each(versionsUnderTest())('n8n %s: installing our packages by name from
 	});
 
 	test('in the editor, Settings > Community Nodes > Install shows the refusal and installs nothing', async () => {
-		if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: \`npm run test:e2e\` installs Debian's chromium first.`);
 		const name = served.published[0].name;
 		expect(name).toBe('n8n-nodes-scraper-service');
 		const before = served.registry.received().length;
 		const shots = path.join(SCREENSHOTS, version);
 		mkdirSync(shots, { recursive: true });
 		const profile = mkdtempSync(path.join(os.tmpdir(), 'chromium-profile-'));
-		const context = await chromium.launchPersistentContext(profile, {
-			executablePath: CHROMIUM,
-			headless: true,
-			args: CHROMIUM_FLAGS,
-			viewport: { width: 1440, height: 900 },
-		});
+		const context = await launchChromium(profile);
 		try {
 			const page = context.pages()[0] ?? (await context.newPage());
 			const shot = async (file: string) => {
@@ -206,7 +197,8 @@ describe.each(versionsUnderTest())('n8n %s: installing our packages by name from
 
 	test('the manual install by name (npm install in ~/.n8n/nodes, restart) works: n8n loads both packages', async () => {
 		await n8n.stop();
-		const installed = await n8n.installFromRegistry(
+		const installed = await installFromRegistry(
+			n8n,
 			served.published.map((p) => p.name),
 			served.registry.url,
 		);

@@ -6,16 +6,22 @@ import path from 'node:path';
 import { sleep } from 'n8n-workflow';
 
 import { demoCredentials } from '../../scripts/demo/credentials';
-import { nodeOutput, type N8nRun } from '../../scripts/demo/n8n';
-import { N8nRestClient, QueueCluster, type RestExecution } from '../../scripts/demo/queue';
+import type { N8nRun } from '../../scripts/demo/n8n-run';
 import { N8N_STABLE, isInstalled, runtimeFor } from '../../scripts/demo/runtime';
 import { DEMO_MANUAL_SCRAPER_IDS, PLATFORM_DEMO_TOKEN, startSimulator, type RunningSimulator } from '../simulator/index';
-import { EXAMPLES, example, expectExample1, expectExample2, expectExample3, expectExample4, expectExample5, paymentsBefore } from './examples';
+import { expectExample4, paymentsBefore } from './examples/gateway';
+import { expectExample3, expectExample5 } from './examples/marketplace';
+import { expectExample1, expectExample2 } from './examples/platform';
+import { EXAMPLES, example, nodeOutput } from './examples/workflows';
+import { QueueCluster } from './infra/queue/cluster';
+import { isAlive } from './infra/queue/procfs';
+import { N8nRestClient, type RestExecution } from './infra/queue/rest-client';
+import { installFromRegistry } from './infra/registry/install-by-name';
 import { useRegistry } from './support';
 
 /**
  * n8n 2.8.4 scaled out: `n8n start` (main), two `n8n worker`s, Redis (the queue) and PostgreSQL (the database),
- * all started here (scripts/demo/queue.ts) and stopped at the end. Manual runs are offloaded to the workers; the
+ * all started here (test/e2e/infra/queue/cluster.ts) and stopped at the end. Manual runs are offloaded to the workers; the
  * examples must give the same rows as in one process (test/e2e/headless.test.ts), binary data must travel from a
  * worker to main, the Bulk Trigger (polled by main) must fire once per completed job, and a worker killed mid-run
  * must not stop the other.
@@ -90,7 +96,7 @@ describe(`n8n ${VERSION} in queue mode: main + 2 workers + Redis + PostgreSQL`, 
 		const specs = published.map((p) => `${p.name}@${p.version}`);
 		cluster = await QueueCluster.start({
 			runtime,
-			install: async (instance) => void (await instance.installFromRegistry(specs, registry.url, { npmCache: path.join(instance.userFolder, 'npm-cache') })),
+			install: async (instance) => void (await installFromRegistry(instance, specs, registry.url, { npmCache: path.join(instance.userFolder, 'npm-cache') })),
 			credentials: demoCredentials(sim.info),
 			workflows: workflowsDir,
 			workers: 2,
@@ -335,14 +341,7 @@ describe(`n8n ${VERSION} in queue mode: main + 2 workers + Redis + PostgreSQL`, 
 		const error = killed.run.data?.resultData?.error as Record<string, unknown> | undefined;
 		const errorShown = error ? JSON.stringify(Object.fromEntries(Object.entries(error).filter(([k]) => !['stack', 'cause'].includes(k)))) : 'none';
 		const ranNodes = Object.keys(killed.run.data?.resultData?.runData ?? {});
-		const runnersLeft = runnerPids.filter((pid) => {
-			try {
-				process.kill(pid, 0);
-				return true;
-			} catch {
-				return false;
-			}
-		});
+		const runnersLeft = runnerPids.filter((pid) => isAlive(pid));
 		const mainLines = (cluster.main?.process.log ?? '')
 			.split('\n')
 			.filter((l) => l.includes(`xecution ${executionId} `) || l.includes(`"${executionId}"`) || /stalled|crashed|dangling/i.test(l));

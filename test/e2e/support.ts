@@ -3,10 +3,10 @@ import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 
 import { DEMO_DIR } from '../../scripts/demo/pack';
-import { LocalRegistry, type PublishedPackage } from '../../scripts/demo/registry';
 import { N8N_STABLE } from '../../scripts/demo/runtime';
+import { LocalRegistry, type PublishedPackage } from './infra/registry/local-registry';
 
-/** n8n versions under test: set by `npm run test:e2e` (scripts/demo/e2e.ts), default the stable one. */
+/** n8n versions under test: set by `npm run test:e2e` (test/e2e/infra/runner.ts), default the stable one. */
 export function versionsUnderTest(): string[] {
 	return (process.env.E2E_N8N_VERSIONS ?? N8N_STABLE)
 		.split(',')
@@ -38,10 +38,9 @@ export function binaryFile(n8nFolder: string, id: string): string {
 }
 
 /**
- * A local npm registry (Verdaccio) serving the packed packages under test, published with `npm publish` as they
- * would be to npm; the caller stops it (`registry.stop()`).
+ * One local npm registry (Verdaccio) for a test file, serving the packed packages under test, published with
+ * `npm publish` as they would be to npm: started before its tests, stopped after.
  */
-/** One local registry serving the packages under test for a test file: started before its tests, stopped after. */
 export function useRegistry(): { registry: LocalRegistry; published: PublishedPackage[] } {
 	const served = {} as { registry: LocalRegistry; published: PublishedPackage[] };
 	beforeAll(async () => {
@@ -53,7 +52,7 @@ export function useRegistry(): { registry: LocalRegistry; published: PublishedPa
 	return served;
 }
 
-export async function startRegistryWithPackages(tarballs = tarballsUnderTest()): Promise<{ registry: LocalRegistry; published: PublishedPackage[] }> {
+async function startRegistryWithPackages(tarballs = tarballsUnderTest()): Promise<{ registry: LocalRegistry; published: PublishedPackage[] }> {
 	const registry = new LocalRegistry();
 	await registry.start();
 	const published: PublishedPackage[] = [];
@@ -65,4 +64,3 @@ export async function startRegistryWithPackages(tarballs = tarballsUnderTest()):
 	}
 	return { registry, published };
 }
-

@@ -12,7 +12,8 @@ import type {
 	IRun,
 } from 'n8n-workflow';
 
-import { asToolType, executeWorkflow, fullNodeType, loadPackage, NodeTypes } from './index';
+import { executeWorkflow } from './execute';
+import { asToolType, fullNodeType, loadPackage, NodeTypes } from './package';
 
 /**
  * An AI Agent without a model, for tests: it asks n8n's engine to run its tool nodes exactly as n8n's AI Agent 3.x
@@ -28,9 +29,9 @@ export interface ToolCall {
 }
 
 /** One model turn: the tool calls it makes at once, or a function of what the tools answered so far. */
-export type AgentTurn = ToolCall[] | ((observations: Observation[]) => ToolCall[]);
+type AgentTurn = ToolCall[] | ((observations: Observation[]) => ToolCall[]);
 
-export interface Observation {
+interface Observation {
 	tool: string;
 	input: IDataObject;
 	/** The json of the tool's output items, what n8n's agent serialises for the model. */
@@ -104,14 +105,14 @@ export interface AgentTool {
 	continueOnFail?: boolean;
 }
 
-export interface AgentRunOptions {
+interface AgentRunOptions {
 	tools: AgentTool[];
 	credentials: Record<string, ICredentialDataDecryptedObject>;
 	turns: AgentTurn[];
 	executionId?: string;
 }
 
-export interface AgentRunResult {
+interface AgentRunResult {
 	run: IRun;
 	/** Every tool call and what it answered, in order. */
 	observations: Observation[];
@@ -121,9 +122,31 @@ export interface AgentRunResult {
 	toolDescriptions: Record<string, string>;
 }
 
+/** The tool node of one of our nodes as n8n's AI Agent sees it, with its type and the description the model gets. */
+function toolNode(tool: AgentTool, index: number): { node: INode; type: string; toolType: INodeType; description: string } {
+	const base = fullNodeType(tool.nodeType);
+	const baseType = loadPackage().nodes.get(base);
+	if (!baseType) throw new Error(`Unknown node ${tool.nodeType}`);
+	const toolType = asToolType(baseType);
+	const credentialRefs: INode['credentials'] = {};
+	for (const type of baseType.description.credentials?.map((c) => c.name) ?? []) credentialRefs[type] = { id: `${type}-id`, name: `${type} test` };
+	const node: INode = {
+		id: `tool-${index}`,
+		name: tool.name,
+		type: `${base}Tool`,
+		typeVersion: tool.typeVersion ?? Math.max(...[baseType.description.version].flat()),
+		position: [200, 200 + index * 100],
+		parameters: {},
+		credentials: credentialRefs,
+		continueOnFail: tool.continueOnFail,
+		onError: tool.continueOnFail ? 'continueRegularOutput' : undefined,
+	};
+	node.parameters = NodeHelpers.getNodeParameters(toolType.description.properties, tool.parameters, true, false, node, toolType.description) ?? {};
+	return { node, type: `${base}Tool`, toolType, description: NodeHelpers.getToolDescriptionForNode(node, toolType) };
+}
+
 /** Runs Manual Trigger -> Scripted Agent with our nodes as its tools through n8n-core's WorkflowExecute. */
 export async function runAgent(options: AgentRunOptions): Promise<AgentRunResult> {
-	const { nodes, credentials: credentialTypes } = loadPackage();
 	const types = new Map<string, INodeType>();
 	types.set('test.scriptedAgent', scriptedAgent(options.turns));
 	types.set('test.manualTrigger', {
@@ -139,47 +162,16 @@ export async function runAgent(options: AgentRunOptions): Promise<AgentRunResult
 	const connections: Workflow['connectionsBySourceNode'] = { 'Manual Trigger': { main: [[{ node: AGENT_NAME, type: 'main', index: 0 }]] } };
 	const toolDescriptions: Record<string, string> = {};
 	for (const [index, tool] of options.tools.entries()) {
-		const base = fullNodeType(tool.nodeType);
-		const baseType = nodes.get(base);
-		if (!baseType) throw new Error(`Unknown node ${tool.nodeType}`);
-		const toolType = asToolType(baseType);
-		types.set(`${base}Tool`, toolType);
-		const credentialRefs: INode['credentials'] = {};
-		for (const type of baseType.description.credentials?.map((c) => c.name) ?? []) credentialRefs[type] = { id: `${type}-id`, name: `${type} test` };
-		const version = tool.typeVersion ?? Math.max(...[baseType.description.version].flat());
-		const node: INode = {
-			id: `tool-${index}`,
-			name: tool.name,
-			type: `${base}Tool`,
-			typeVersion: version,
-			position: [200, 200 + index * 100],
-			parameters: {},
-			credentials: credentialRefs,
-			continueOnFail: tool.continueOnFail,
-			onError: tool.continueOnFail ? 'continueRegularOutput' : undefined,
-		};
-		node.parameters = NodeHelpers.getNodeParameters(toolType.description.properties, tool.parameters, true, false, node, toolType.description) ?? {};
-		toolDescriptions[tool.name] = NodeHelpers.getToolDescriptionForNode(node, toolType);
+		const { node, type, toolType, description } = toolNode(tool, index);
+		types.set(type, toolType);
+		toolDescriptions[tool.name] = description;
 		workflowNodes.push(node);
 		connections[tool.name] = { ai_tool: [[{ node: AGENT_NAME, type: 'ai_tool', index: 0 }]] };
 	}
-	const nodeTypes = new NodeTypes(types);
-	const workflow = new Workflow({
-		id: 'harness-agent',
-		name: 'Harness agent',
-		nodes: workflowNodes,
-		connections,
-		nodeTypes,
-		active: false,
-		settings: { timezone: 'UTC', executionOrder: 'v1' },
-	});
-	const run = await executeWorkflow(workflow, {
-		start: workflowNodes[0],
-		input: [{ json: {} }],
-		credentialTypes,
-		credentials: options.credentials,
-		executionId: options.executionId,
-	});
+	const settings = { timezone: 'UTC', executionOrder: 'v1' as const };
+	const workflow = new Workflow({ id: 'harness-agent', name: 'Harness agent', nodes: workflowNodes, connections, nodeTypes: new NodeTypes(types), active: false, settings });
+	const { credentials, executionId } = options;
+	const run = await executeWorkflow(workflow, { start: workflowNodes[0], input: [{ json: {} }], credentialTypes: loadPackage().credentials, credentials, executionId });
 	const agentOutput = run.data.resultData.runData[AGENT_NAME]?.at(-1)?.data?.main?.[0] as INodeExecutionData[] | undefined;
 	const observations = (agentOutput?.[0]?.json.observations ?? []) as unknown as Observation[];
 	return { run, observations, error: run.data.resultData.error, toolDescriptions };

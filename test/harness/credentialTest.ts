@@ -1,9 +1,10 @@
 import { Workflow } from 'n8n-workflow';
 import type { ICredentialDataDecryptedObject, IDataObject, IHttpRequestOptions, INode, INodeTypes } from 'n8n-workflow';
 
-import { CredentialsHelper, loadPackage } from './index';
+import { CredentialsHelper } from './credentials';
+import { loadPackage } from './package';
 
-export interface CredentialTestOutcome {
+interface CredentialTestOutcome {
 	ok: boolean;
 	status: number;
 	url: string;

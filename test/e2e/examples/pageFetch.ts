@@ -1,16 +1,16 @@
-import { nodeOutput, type N8nRun } from '../../scripts/demo/n8n';
-import { FETCH_ROUTES, PLATFORM_DEMO_TOKEN, type RunningSimulator } from '../simulator/index';
-import { renderHtml, renderMarkdown } from '../simulator/platform/content';
-import { fetchCost, parseFetchQuery } from '../simulator/platform/fetch';
-import { keysOf } from './examples';
+import type { N8nRun } from '../../../scripts/demo/n8n-run';
+import { FETCH_ROUTES, PLATFORM_DEMO_TOKEN, type RunningSimulator } from '../../simulator/index';
+import { renderHtml, renderMarkdown } from '../../simulator/platform/content';
+import { fetchCost, parseFetchQuery } from '../../simulator/platform/fetch';
+import { keysOf, nodeOutput } from './workflows';
 
 /**
  * What example 9 (the Cloud user's page fetch) must produce wherever n8n runs it: one GET per page on the fetch
  * host with the API token, and one sheet row per page whose Markdown is what n8n's own Markdown node makes of the
- * simulator's page. Kept apart from examples.ts, which is at its size limit. The caller clears the fetch log first.
+ * simulator's page. The caller clears the fetch log first.
  */
 
-export const EXAMPLE_9_URLS = ['https://example.com/pricing', 'https://example.org/about', 'https://example.net/blog'];
+const EXAMPLE_9_URLS = ['https://example.com/pricing', 'https://example.org/about', 'https://example.net/blog'];
 
 /** Tokens the simulator charges for a fetch of `url` with no option added, as it parses the query it received. */
 function tokensFor(url: string): number {
