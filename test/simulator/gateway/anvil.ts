@@ -2,8 +2,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import net from 'node:net';
 import { dirname, join } from 'node:path';
+
+import { freePort } from '../../../scripts/demo/ports';
 
 /**
  * The local chain of the gateway simulator: the anvil binary shipped in the registry package
@@ -39,20 +40,6 @@ export function anvilBinaryPath(): string {
 	const binary = join(pkgDir, 'bin', process.platform === 'win32' ? 'anvil.exe' : 'anvil');
 	if (!existsSync(binary)) throw new Error(`anvil binary missing at ${binary}`);
 	return binary;
-}
-
-/** A free TCP port on 127.0.0.1 (the OS picks it; there is a tiny window before anvil binds it, so start() retries). */
-export async function freePort(): Promise<number> {
-	return await new Promise<number>((resolve, reject) => {
-		const server = net.createServer();
-		server.unref();
-		server.once('error', reject);
-		server.listen(0, '127.0.0.1', () => {
-			const address = server.address();
-			const port = typeof address === 'object' && address ? address.port : 0;
-			server.close(() => resolve(port));
-		});
-	});
 }
 
 const running = new Set<ChildProcess>();
@@ -119,6 +106,7 @@ export class AnvilProcess {
 		let lastError: unknown;
 		for (let attempt = 0; attempt < attempts; attempt++) {
 			try {
+				// The OS picks a free port; there is a tiny window before anvil binds it, which this retry covers.
 				return await AnvilProcess.startOnce(options.port ?? (await freePort()), options);
 			} catch (error) {
 				lastError = error;
