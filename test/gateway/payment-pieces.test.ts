@@ -73,6 +73,15 @@ describe('readWallet: field by field, in the form order', () => {
 		expect(problem({ payTo: '0x12' })).toBe('Pinned Payee Address');
 	});
 
+	test('the Gateway Base URL follows the spelling rules of every URL field, naming the field and how to fix it', () => {
+		const read = (baseUrl: string) => readWallet({ ...valid, baseUrl }) as { ok: false; problem: { field: string; message: string; fix: string } };
+		const backslash = read('https://gateway.example.com\\@evil.example');
+		expect(backslash.problem).toMatchObject({ field: 'Gateway Base URL', message: expect.stringMatching(/contains a backslash \(\\\) at character 28$/) });
+		expect(backslash.problem.fix).toMatch(/%5C/);
+		expect(read('http:gateway.example.com').problem.message).toMatch(/does not have "\/\/" and a host right after "http:"$/);
+		expect(read('ftp://gateway.example.com').problem.message).toBe('"ftp://gateway.example.com" is not an http(s) address');
+	});
+
 	test('addresses in any letter case are accepted, as the message states (0x and 40 hexadecimal characters)', () => {
 		// A mixed-case address whose EIP-55 checksum is off: viem's strict check would refuse it.
 		const result = readWallet({ ...valid, payTo: '0xAbCdEf0123456789aBcDeF0123456789AbCdEf01' });
