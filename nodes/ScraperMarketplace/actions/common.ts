@@ -16,6 +16,7 @@ import { readSimplify, simplifyProperties } from '../../shared/descriptions/simp
 import type { Shaping } from '../../shared/descriptions/simplify';
 import type { ApiRequest } from '../../shared/transport/definition';
 import { InputValidator } from '../../shared/input/validation';
+import type { ExecutionCall } from '../../shared/execution/call';
 
 /**
  * Wait for Completion and the output shape, for every operation that starts scraping runs, and from version 3 the
@@ -103,15 +104,16 @@ const START_TIMEOUT_MS = 300_000;
  * run it started and output one item per run or per extracted record.
  */
 export async function startRuns(
-	ctx: IExecuteFunctions,
+	call: ExecutionCall,
 	itemIndex: number,
 	request: Omit<ApiRequest, 'method' | 'idempotent' | 'timeoutMs'>,
 	labels: FieldLabels,
 	started: (answer: IDataObject) => StartedRuns,
 ): Promise<INodeExecutionData[]> {
+	const { ctx } = call;
 	const choice = readWaitChoice(ctx, itemIndex);
 	const answer = await marketplaceRequest(
-		ctx,
+		call,
 		{ method: 'POST', idempotent: false, timeoutMs: START_TIMEOUT_MS, ...request },
 		itemIndex,
 		labels,
@@ -119,7 +121,7 @@ export async function startRuns(
 	const { results, immediate } = started(answer);
 	const tracked = trackRuns(results);
 	if (!choice || tracked.length === 0) return immediate(tracked);
-	const runs = await waitForRuns(ctx, tracked, itemIndex, choice.wait);
+	const runs = await waitForRuns(call, tracked, itemIndex, choice.wait);
 	const { maxWaitMs } = choice.wait;
 	return runs.flatMap((run) => {
 		if (choice.output === 'records') return runRecordItems(run, itemIndex, maxWaitMs);
@@ -132,15 +134,16 @@ export async function startRuns(
  * the new scraper and its first run. `labels` name the operation's other fields.
  */
 export async function createAndRun(
-	ctx: IExecuteFunctions,
+	call: ExecutionCall,
 	itemIndex: number,
 	path: string,
 	body: IDataObject,
 	labels: FieldLabels,
 ): Promise<INodeExecutionData[]> {
+	const { ctx } = call;
 	const shaping = readStartedShaping(ctx, itemIndex);
 	const started = { what: `the scraper "${String(body.name)}" and its first run`, check: 'Look for it with Scraper > Get Many (newest first), then Scraping Run > Get Latest' };
-	return await startRuns(ctx, itemIndex, { path, body, started }, { name: 'Name', ...labels }, createAnswer(shaping));
+	return await startRuns(call, itemIndex, { path, body, started }, { name: 'Name', ...labels }, createAnswer(shaping));
 }
 
 /** Name is required by every create-and-run. */

@@ -6,6 +6,7 @@ import { readPickerPage } from '../../shared/paging/pages';
 import { resultsPageReader, scrapersPageReader } from '../transport/api';
 import { LARGEST_RESULTS_PAGE, LARGEST_SCRAPERS_PAGE } from '../transport/vocabulary';
 import type { RunListRecord } from '../transport/vocabulary';
+import { NodeCall } from '../../shared/execution/call';
 
 /**
  * The choices of the editor's `From list` pickers: scrapers from the scrapers list (GET /api/scrapers), results and
@@ -17,8 +18,8 @@ import type { RunListRecord } from '../transport/vocabulary';
  */
 
 /** The page of the results list the user scrolled to: records no earlier scroll met, and whether more may follow. */
-async function resultsPage(ctx: ILoadOptionsFunctions, position: ListPosition): Promise<{ records: RunListRecord[]; page: number; more: boolean }> {
-	return await readPickerPage(resultsPageReader(ctx, LARGEST_RESULTS_PAGE), position.page, position.shown);
+async function resultsPage(call: NodeCall<ILoadOptionsFunctions>, position: ListPosition): Promise<{ records: RunListRecord[]; page: number; more: boolean }> {
+	return await readPickerPage(resultsPageReader(call, LARGEST_RESULTS_PAGE), position.page, position.shown);
 }
 
 function matches(filter: string | undefined, ...fields: unknown[]): boolean {
@@ -32,8 +33,9 @@ function shortDate(value: unknown): string {
 }
 
 export async function searchScrapers(this: ILoadOptionsFunctions, filter?: string, paginationToken?: string): Promise<INodeListSearchResult> {
+	const call = new NodeCall(this);
 	const position = readListToken(paginationToken);
-	const { records, page, more } = await readPickerPage(scrapersPageReader(this, LARGEST_SCRAPERS_PAGE), position.page, position.shown);
+	const { records, page, more } = await readPickerPage(scrapersPageReader(call, LARGEST_SCRAPERS_PAGE), position.page, position.shown);
 	const results: INodeListSearchItems[] = [];
 	for (const scraper of records) {
 		if (typeof scraper.id !== 'number') continue;
@@ -47,8 +49,9 @@ export async function searchScrapers(this: ILoadOptionsFunctions, filter?: strin
 }
 
 export async function searchResults(this: ILoadOptionsFunctions, filter?: string, paginationToken?: string): Promise<INodeListSearchResult> {
+	const call = new NodeCall(this);
 	const position = readListToken(paginationToken);
-	const { records, page, more } = await resultsPage(this, position);
+	const { records, page, more } = await resultsPage(call, position);
 	const results: INodeListSearchItems[] = [];
 	for (const record of records) {
 		if (typeof record.id !== 'number') continue;
@@ -65,8 +68,9 @@ export async function searchResults(this: ILoadOptionsFunctions, filter?: string
 }
 
 export async function searchScrapingRuns(this: ILoadOptionsFunctions, filter?: string, paginationToken?: string): Promise<INodeListSearchResult> {
+	const call = new NodeCall(this);
 	const position = readListToken(paginationToken);
-	const { records, page, more } = await resultsPage(this, position);
+	const { records, page, more } = await resultsPage(call, position);
 	const runs = new Map<number, { scraper: string; created: unknown; statuses: Set<string>; urls: unknown[] }>();
 	for (const record of records) {
 		const id = record.scraping_run_id;

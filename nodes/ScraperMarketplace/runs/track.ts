@@ -1,4 +1,4 @@
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
 import { waitForCompletion } from '../../shared/execution/polling';
 import { unconfirmedWorkError } from '../../shared/execution/unknownOutcome';
@@ -6,6 +6,7 @@ import type { WaitSettings } from '../../shared/execution/polling';
 import { getScrapingRun } from '../transport/api';
 import { CREATE_ONLY_FIELDS, isTerminalStatus, RUN_STATUS } from '../transport/vocabulary';
 import type { RunListRecord, RunStatus } from '../transport/vocabulary';
+import type { ExecutionCall } from '../../shared/execution/call';
 
 /** A run as the node knows it: its results, and whether they were read after the run started. */
 export interface TrackedRun {
@@ -65,9 +66,9 @@ export function isRunDone(run: TrackedRun): boolean {
 }
 
 /** The run as it stands now: read again unless it is done (one request). */
-async function reread(ctx: IExecuteFunctions, run: TrackedRun, itemIndex: number): Promise<TrackedRun> {
+async function reread(call: ExecutionCall, run: TrackedRun, itemIndex: number): Promise<TrackedRun> {
 	if (isRunDone(run)) return run;
-	const fresh = await getScrapingRun(ctx, run.id, itemIndex);
+	const fresh = await getScrapingRun(call, run.id, itemIndex);
 	const results = Array.isArray(fresh.results) ? fresh.results : [];
 	return {
 		id: run.id,
@@ -93,12 +94,12 @@ export function readRunsLater(runIds: number[]): string {
  * Reads that keep failing until Max Wait, or a stopped execution, end in an error naming the runs, which go on in
  * the service: never in one that invites starting them again.
  */
-export async function waitForRuns(ctx: IExecuteFunctions, initial: TrackedRun[], itemIndex: number, wait: WaitSettings): Promise<TrackedRun[]> {
+export async function waitForRuns(call: ExecutionCall, initial: TrackedRun[], itemIndex: number, wait: WaitSettings): Promise<TrackedRun[]> {
 	let current = initial;
 	const outcome = await waitForCompletion<TrackedRun[]>({
 		read: async () => {
 			const next: TrackedRun[] = [];
-			for (const run of current) next.push(await reread(ctx, run, itemIndex));
+			for (const run of current) next.push(await reread(call, run, itemIndex));
 			current = next;
 			return current;
 		},
@@ -107,12 +108,12 @@ export async function waitForRuns(ctx: IExecuteFunctions, initial: TrackedRun[],
 		maxWaitMs: wait.maxWaitMs,
 		initialDelayMs: wait.pollIntervalMs,
 		maxDelayMs: Math.max(wait.pollIntervalMs, 30_000),
-		signal: ctx.getExecutionCancelSignal(),
+		signal: call.cancelSignal,
 	});
 	if (outcome.unconfirmed) {
 		const runIds = initial.map((run) => run.id);
 		const scraperIds = [...new Set(initial.map((run) => run.scraper_id))];
-		throw unconfirmedWorkError(ctx.getNode(), {
+		throw unconfirmedWorkError(call.ctx.getNode(), {
 			work: `${runIds.length === 1 ? 'Scraping run' : 'Scraping runs'} ${runIds.join(', ')} of scraper ${scraperIds.join(', ')}`,
 			unconfirmed: outcome.unconfirmed,
 			readLater: readRunsLater(runIds),

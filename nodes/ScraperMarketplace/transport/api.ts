@@ -6,7 +6,8 @@ import type { BodyIssue } from '../../shared/execution/errors';
 import type { PageReader } from '../../shared/paging/pages';
 import type { RetryPolicy } from '../../shared/transport/retry';
 import { apiRequest } from '../../shared/transport/transport';
-import type { ApiDefinition, ApiRequest, RequestContext } from '../../shared/transport/definition';
+import type { NodeCall } from '../../shared/execution/call';
+import type { ApiDefinition, ApiRequest } from '../../shared/transport/definition';
 import { SUBJECT } from './vocabulary';
 import type { DeleteAnswer, RunListRecord, ScraperRecord, ScrapingRun } from './vocabulary';
 
@@ -25,14 +26,14 @@ export type FieldLabels = Record<string, string>;
  * API fields (e.g. `landsize_minimum`) is reworded with the node's parameter names.
  */
 export async function marketplaceRequest<T = IDataObject>(
-	ctx: RequestContext,
+	call: NodeCall,
 	request: ApiRequest,
 	itemIndex: number,
 	fieldLabels?: FieldLabels,
 	policy?: RetryPolicy,
 ): Promise<T> {
 	try {
-		return await apiRequest<T>(ctx, MARKETPLACE_API, request, itemIndex, policy);
+		return await apiRequest<T>(call, MARKETPLACE_API, request, itemIndex, policy);
 	} catch (error) {
 		throw withFieldLabels(error, fieldLabels);
 	}
@@ -55,9 +56,9 @@ function relabelFieldErrors(error: NodeApiError, labels: FieldLabels): void {
 }
 
 /** Reads one scraping run with the extracted content of each of its results. */
-export async function getScrapingRun(ctx: RequestContext, id: number, itemIndex: number, policy?: RetryPolicy): Promise<ScrapingRun> {
+export async function getScrapingRun(call: NodeCall, id: number, itemIndex: number, policy?: RetryPolicy): Promise<ScrapingRun> {
 	const response = await marketplaceRequest<{ data: ScrapingRun }>(
-		ctx,
+		call,
 		{ method: 'GET', path: `/api/scraping-runs/${id}`, idempotent: true, subject: { kind: SUBJECT.scrapingRun, id } },
 		itemIndex,
 		undefined,
@@ -67,9 +68,9 @@ export async function getScrapingRun(ctx: RequestContext, id: number, itemIndex:
 }
 
 /** Reads one scraper of the account (its scraper object). */
-export async function getScraper(ctx: RequestContext, id: number, itemIndex: number): Promise<ScraperRecord> {
+export async function getScraper(call: NodeCall, id: number, itemIndex: number): Promise<ScraperRecord> {
 	const response = await marketplaceRequest<{ data: ScraperRecord }>(
-		ctx,
+		call,
 		{ method: 'GET', path: `/api/scrapers/${id}`, idempotent: true, subject: { kind: SUBJECT.scraper, id } },
 		itemIndex,
 	);
@@ -77,9 +78,9 @@ export async function getScraper(ctx: RequestContext, id: number, itemIndex: num
 }
 
 /** Reads one result (run-list record) with its extracted content. */
-export async function getResult(ctx: RequestContext, id: number, itemIndex: number): Promise<RunListRecord> {
+export async function getResult(call: NodeCall, id: number, itemIndex: number): Promise<RunListRecord> {
 	const response = await marketplaceRequest<{ data: RunListRecord }>(
-		ctx,
+		call,
 		{ method: 'GET', path: `/api/results/${id}`, idempotent: true, subject: { kind: SUBJECT.result, id } },
 		itemIndex,
 	);
@@ -87,21 +88,21 @@ export async function getResult(ctx: RequestContext, id: number, itemIndex: numb
 }
 
 /** The newest scraping run of a scraper (GET /api/scraping-runs/latest/{scraper_id}), with its results. */
-export async function getLatestScrapingRun(ctx: RequestContext, scraperId: number, itemIndex: number): Promise<ScrapingRun> {
-	const response = await latestRead<{ data: ScrapingRun }>(ctx, `/api/scraping-runs/latest/${scraperId}`, scraperId, itemIndex);
+export async function getLatestScrapingRun(call: NodeCall, scraperId: number, itemIndex: number): Promise<ScrapingRun> {
+	const response = await latestRead<{ data: ScrapingRun }>(call, `/api/scraping-runs/latest/${scraperId}`, scraperId, itemIndex);
 	return response.data;
 }
 
 /** The results of a scraper's newest scraping run (GET /api/results/latest/{scraper_id}). */
-export async function getLatestResults(ctx: RequestContext, scraperId: number, itemIndex: number): Promise<RunListRecord[]> {
-	const response = await latestRead<{ data?: RunListRecord[] }>(ctx, `/api/results/latest/${scraperId}`, scraperId, itemIndex);
+export async function getLatestResults(call: NodeCall, scraperId: number, itemIndex: number): Promise<RunListRecord[]> {
+	const response = await latestRead<{ data?: RunListRecord[] }>(call, `/api/results/latest/${scraperId}`, scraperId, itemIndex);
 	return Array.isArray(response.data) ? response.data : [];
 }
 
 /** A `latest` read: its 404 also means a scraper that has no scraping run (yet, or any more), so the message says so. */
-async function latestRead<T>(ctx: RequestContext, path: string, scraperId: number, itemIndex: number): Promise<T> {
+async function latestRead<T>(call: NodeCall, path: string, scraperId: number, itemIndex: number): Promise<T> {
 	try {
-		return await marketplaceRequest<T>(ctx, { method: 'GET', path, idempotent: true, subject: { kind: SUBJECT.scraper, id: scraperId } }, itemIndex, {
+		return await marketplaceRequest<T>(call, { method: 'GET', path, idempotent: true, subject: { kind: SUBJECT.scraper, id: scraperId } }, itemIndex, {
 			scraper_id: 'Scraper ID',
 		});
 	} catch (error) {
@@ -118,7 +119,7 @@ async function latestRead<T>(ctx: RequestContext, path: string, scraperId: numbe
  * is sent again; a 404 then, or on any delete, says the record may be gone already.
  */
 export async function deleteRecord(
-	ctx: RequestContext,
+	call: NodeCall,
 	kind: typeof SUBJECT.scrapingRun | typeof SUBJECT.result,
 	id: number,
 	itemIndex: number,
@@ -126,7 +127,7 @@ export async function deleteRecord(
 	const path = kind === SUBJECT.scrapingRun ? `/api/scraping-runs/${id}` : `/api/results/${id}`;
 	const label = kind === SUBJECT.scrapingRun ? 'Scraping Run ID' : 'Result ID';
 	try {
-		return await marketplaceRequest<DeleteAnswer>(ctx, { method: 'DELETE', path, idempotent: true, subject: { kind, id } }, itemIndex, { id: label });
+		return await marketplaceRequest<DeleteAnswer>(call, { method: 'DELETE', path, idempotent: true, subject: { kind, id } }, itemIndex, { id: label });
 	} catch (error) {
 		throw reworded404(
 			error,
@@ -155,20 +156,20 @@ interface ListReaderOptions {
  * The reader of the results list (GET /api/results, newest first), for the shared page walker: page numbers from 1,
  * `pageSize` records a page. The section C API lists no runs by themselves, so this is also how runs are found.
  */
-export function resultsPageReader(ctx: RequestContext, pageSize: number, options: ListReaderOptions = {}): PageReader<RunListRecord> {
-	return listPageReader<RunListRecord>(ctx, '/api/results', pageSize, options);
+export function resultsPageReader(call: NodeCall, pageSize: number, options: ListReaderOptions = {}): PageReader<RunListRecord> {
+	return listPageReader<RunListRecord>(call, '/api/results', pageSize, options);
 }
 
 /** The reader of the scrapers list (GET /api/scrapers, newest first), paged as the results list is. */
-export function scrapersPageReader(ctx: RequestContext, pageSize: number, options: ListReaderOptions = {}): PageReader<ScraperRecord> {
-	return listPageReader<ScraperRecord>(ctx, '/api/scrapers', pageSize, options);
+export function scrapersPageReader(call: NodeCall, pageSize: number, options: ListReaderOptions = {}): PageReader<ScraperRecord> {
+	return listPageReader<ScraperRecord>(call, '/api/scrapers', pageSize, options);
 }
 
 /** A section C listing (`page`, `per_page`, answered `{data: [...]}`) page by page. */
-function listPageReader<T>(ctx: RequestContext, path: string, pageSize: number, options: ListReaderOptions): PageReader<T> {
+function listPageReader<T>(call: NodeCall, path: string, pageSize: number, options: ListReaderOptions): PageReader<T> {
 	return async (page) => {
 		const response = await marketplaceRequest<{ data?: T[] }>(
-			ctx,
+			call,
 			{ method: 'GET', path, qs: { page, per_page: pageSize }, idempotent: true },
 			options.itemIndex ?? 0,
 			options.fieldLabels,

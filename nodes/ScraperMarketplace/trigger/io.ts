@@ -6,6 +6,7 @@ import { LARGEST_RESULTS_PAGE } from '../transport/vocabulary';
 import type { RunListRecord, ScrapingRun } from '../transport/vocabulary';
 import type { PageReader } from '../../shared/paging/pages';
 import { TRIGGER_RETRY_POLICY } from '../../shared/transport/retry';
+import type { NodeCall } from '../../shared/execution/call';
 
 /** The trigger reads the results list in pages of the most the service recommends (100). */
 export const PAGE_SIZE = LARGEST_RESULTS_PAGE;
@@ -32,11 +33,12 @@ function goneAsUndefined(error: unknown): undefined {
 }
 
 /** The poll's I/O against the service, with the triggers' short retry policy (the next poll tries again anyway). */
-export function serviceIO(ctx: IPollFunctions): RunTriggerIO {
+export function serviceIO(call: NodeCall<IPollFunctions>): RunTriggerIO {
+	const { ctx } = call;
 	return {
 		node: ctx.getNode(),
-		readPage: resultsPageReader(ctx, PAGE_SIZE, { policy: TRIGGER_RETRY_POLICY }),
-		readRun: async (id) => await getScrapingRun(ctx, id, 0, TRIGGER_RETRY_POLICY).catch(goneAsUndefined),
+		readPage: resultsPageReader(call, PAGE_SIZE, { policy: TRIGGER_RETRY_POLICY }),
+		readRun: async (id) => await getScrapingRun(call, id, 0, TRIGGER_RETRY_POLICY).catch(goneAsUndefined),
 		now: () => Date.now(),
 	};
 }

@@ -17,9 +17,9 @@ const runTrigger: PollingTrigger<RunTriggerParameters, RunTriggerState, TrackedR
 	readState,
 	commitState,
 	// The first activation notes where the results list stands and which runs are still going: nothing is emitted.
-	start: async (ctx, params) => ({ state: await initialState(serviceIO(ctx), params), collect: false }),
-	async collect(ctx, state, params) {
-		const { runs, state: next } = await collectFinishedRuns(serviceIO(ctx), state, params);
+	start: async (call, params) => ({ state: await initialState(serviceIO(call), params), collect: false }),
+	async collect(call, state, params) {
+		const { runs, state: next } = await collectFinishedRuns(serviceIO(call), state, params);
 		return { found: runs, state: next };
 	},
 	passes,

@@ -12,6 +12,7 @@ import { PAGE_SIZE, serviceIO } from './io';
 import { listedRun, runIdOf } from './listing';
 import { wanted } from './properties';
 import type { RunTriggerParameters } from './properties';
+import type { NodeCall } from '../../shared/execution/call';
 
 /** The editor's sample looks at this many pages of the newest results. */
 const SAMPLE_PAGES = 3;
@@ -41,9 +42,9 @@ export function noSampleError(node: INode, params: Pick<RunTriggerParameters, 's
 }
 
 /** A finished run listed on a sample page, read whole (the page may have cut its results); none when it does not trigger. */
-async function sampleRunItems(ctx: IPollFunctions, id: number, listed: RunListRecord[], params: RunTriggerParameters): Promise<INodeExecutionData[]> {
+async function sampleRunItems(call: NodeCall<IPollFunctions>, id: number, listed: RunListRecord[], params: RunTriggerParameters): Promise<INodeExecutionData[]> {
 	if (!isFinished(listed)) return [];
-	const full = await getScrapingRun(ctx, id, 0);
+	const full = await getScrapingRun(call, id, 0);
 	const run = listedRun(id, Array.isArray(full.results) ? full.results : listed);
 	if (!isFinished(run.results) || !passes(run, params)) return [];
 	return runItems(run, params);
@@ -61,14 +62,15 @@ function runsOn(records: RunListRecord[], params: Pick<RunTriggerParameters, 'sc
 }
 
 /** The editor's "Fetch Test Event": the newest finished run that passes the filters, read whole; no state changes. */
-export async function sampleItems(ctx: IPollFunctions, params: RunTriggerParameters): Promise<INodeExecutionData[]> {
+export async function sampleItems(call: NodeCall<IPollFunctions>, params: RunTriggerParameters): Promise<INodeExecutionData[]> {
+	const { ctx } = call;
 	// A run met again on the next page (the listing shifted, or it straddles the pages) is tried once.
 	const tried = new Set<number>();
-	for await (const page of walkPages(serviceIO(ctx).readPage, 1)) {
+	for await (const page of walkPages(serviceIO(call).readPage, 1)) {
 		for (const [id, listed] of runsOn(page.records, params)) {
 			if (tried.has(id)) continue;
 			tried.add(id);
-			const items = await sampleRunItems(ctx, id, listed, params);
+			const items = await sampleRunItems(call, id, listed, params);
 			if (items.length > 0) return items;
 		}
 		if (page.count >= SAMPLE_PAGES) break;

@@ -8,6 +8,7 @@ import type { StartedWork } from '../../shared/execution/unknownOutcome';
 import { InputValidator } from '../../shared/input/validation';
 import { decodeResult, platformRequest } from '../transport/api';
 import { ID_KINDS, RESULT_FIELDS, RESULT_LIST_KEYS } from '../transport/vocabulary';
+import type { ExecutionCall } from '../../shared/execution/call';
 
 /**
  * Simplify before version 3: under Output in the record-returning operations, under Options in Result > Get Many,
@@ -97,10 +98,11 @@ function runStarted(run: ScraperRun): StartedWork {
  * Sends a scraper run (create or rerun) and outputs its result record as the user chose. A run may have started when
  * a request fails, so it is never repeated, and a browser run gets five minutes to answer.
  */
-export async function runScraper(ctx: IExecuteFunctions, run: ScraperRun, itemIndex: number): Promise<INodeExecutionData[]> {
+export async function runScraper(call: ExecutionCall, run: ScraperRun, itemIndex: number): Promise<INodeExecutionData[]> {
+	const { ctx } = call;
 	const output = getOutputChoice(ctx, itemIndex);
 	const response = await platformRequest(
-		ctx,
+		call,
 		{
 			method: 'POST',
 			path: run.path,

@@ -6,6 +6,7 @@ import { readPickerPage } from '../../shared/paging/pages';
 import { resultsPages } from '../transport/api';
 import type { ResultsQuery } from '../transport/api';
 import { AI_RESULT_TYPES, MANUAL_RESULT_TYPES, RESULT_TYPES } from '../transport/vocabulary';
+import { NodeCall } from '../../shared/execution/call';
 
 /**
  * The choices of the editor's `From list` pickers. The service has no scraper or bulk-job listing of its own, so each
@@ -22,11 +23,11 @@ type ScraperKind = 'ai' | 'manual';
  * `search`): through the paging guard, only records no earlier scroll met (`position.shown` remembers them), and
  * `more` false once the list ends or stops advancing.
  */
-async function resultsPage(ctx: ILoadOptionsFunctions, filter: string | undefined, position: ListPosition, search?: string) {
+async function resultsPage(call: NodeCall<ILoadOptionsFunctions>, filter: string | undefined, position: ListPosition, search?: string) {
 	const query: ResultsQuery = { pageSize: PAGE_SIZE, sortField: 'createdAt', sortOrder: 'DESC' };
 	const text = filter?.trim() || search;
 	if (text) query.search = text;
-	return await readPickerPage(resultsPages(ctx, query, 0), position.page, position.shown);
+	return await readPickerPage(resultsPages(call, query, 0), position.page, position.shown);
 }
 
 /** "example.com/products" from "https://www.example.com/products?page=2": enough to recognise a page. */
@@ -61,8 +62,9 @@ function wantedKind(ctx: ILoadOptionsFunctions): ScraperKind | undefined {
 }
 
 export async function searchScrapers(this: ILoadOptionsFunctions, filter?: string, paginationToken?: string): Promise<INodeListSearchResult> {
+	const call = new NodeCall(this);
 	const position = readListToken(paginationToken);
-	const { records, page, more } = await resultsPage(this, filter, position);
+	const { records, page, more } = await resultsPage(call, filter, position);
 	const wanted = wantedKind(this);
 	// Distinct scrapers in the order of their newest result; a scraper's kind is known from the types seen on the page.
 	const scrapers = new Map<string, { url: unknown; types: Set<string> }>();
@@ -92,9 +94,10 @@ export async function searchScrapers(this: ILoadOptionsFunctions, filter?: strin
 }
 
 export async function searchBulkJobs(this: ILoadOptionsFunctions, filter?: string, paginationToken?: string): Promise<INodeListSearchResult> {
+	const call = new NodeCall(this);
 	// Without a filter, `search` narrows the page to bulk jobs; with one, the page is the user's and is narrowed here.
 	const position = readListToken(paginationToken);
-	const { records, page, more } = await resultsPage(this, filter, position, RESULT_TYPES.bulk);
+	const { records, page, more } = await resultsPage(call, filter, position, RESULT_TYPES.bulk);
 	const results: INodeListSearchItems[] = [];
 	for (const record of records) {
 		if (record.type !== RESULT_TYPES.bulk || typeof record.id !== 'string') continue;
@@ -109,8 +112,9 @@ export async function searchBulkJobs(this: ILoadOptionsFunctions, filter?: strin
 }
 
 export async function searchResults(this: ILoadOptionsFunctions, filter?: string, paginationToken?: string): Promise<INodeListSearchResult> {
+	const call = new NodeCall(this);
 	const position = readListToken(paginationToken);
-	const { records, page, more } = await resultsPage(this, filter, position);
+	const { records, page, more } = await resultsPage(call, filter, position);
 	const results: INodeListSearchItems[] = [];
 	for (const record of records) {
 		if (typeof record.id !== 'string') continue;

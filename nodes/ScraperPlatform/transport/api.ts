@@ -4,7 +4,8 @@ import { splitIntoItems } from '../../shared/output/records';
 import type { Page, PageReader } from '../../shared/paging/pages';
 import type { RetryPolicy } from '../../shared/transport/retry';
 import { apiRequest } from '../../shared/transport/transport';
-import type { ApiDefinition, ApiRequest, RequestContext } from '../../shared/transport/definition';
+import type { NodeCall } from '../../shared/execution/call';
+import type { ApiDefinition, ApiRequest } from '../../shared/transport/definition';
 import { PLATFORM_HOSTS } from './hosts';
 import { ID_KINDS, isTerminalStatus } from './vocabulary';
 import type { SortOrder } from './vocabulary';
@@ -32,12 +33,12 @@ interface PlatformEnvelope<T = IDataObject> {
 }
 
 export async function platformRequest<T = IDataObject>(
-	ctx: RequestContext,
+	call: NodeCall,
 	request: ApiRequest,
 	itemIndex: number,
 	policy?: RetryPolicy,
 ): Promise<PlatformEnvelope<T>> {
-	return await apiRequest<PlatformEnvelope<T>>(ctx, PLATFORM_API, request, itemIndex, policy);
+	return await apiRequest<PlatformEnvelope<T>>(call, PLATFORM_API, request, itemIndex, policy);
 }
 
 /** A result record with `data` decoded when the listing sent it as a JSON string. */
@@ -46,9 +47,9 @@ export function decodeResult(record: IDataObject): IDataObject {
 }
 
 /** Reads one result record (a bulk job is polled this way). */
-export async function getResult(ctx: RequestContext, id: string, itemIndex: number, subjectKind: string = ID_KINDS.result): Promise<IDataObject> {
+export async function getResult(call: NodeCall, id: string, itemIndex: number, subjectKind: string = ID_KINDS.result): Promise<IDataObject> {
 	const response = await platformRequest(
-		ctx,
+		call,
 		{ method: 'GET', path: `/api/v1/results/${encodeURIComponent(id)}`, idempotent: true, subject: { kind: subjectKind, id } },
 		itemIndex,
 	);
@@ -104,10 +105,10 @@ export function resultsPage(page: number, pageSize: number, records: IDataObject
  * `data` decoded, and the next page while there is one. Result > Get Many, the list pickers and the Bulk Trigger
  * read the list through it.
  */
-export function resultsPages(ctx: RequestContext, query: ResultsQuery, itemIndex: number, policy?: RetryPolicy): PageReader<IDataObject> {
+export function resultsPages(call: NodeCall, query: ResultsQuery, itemIndex: number, policy?: RetryPolicy): PageReader<IDataObject> {
 	return async (page) => {
 		const response = await platformRequest<IDataObject[]>(
-			ctx,
+			call,
 			{ method: 'GET', path: '/api/v1/results', qs: { ...query, page }, idempotent: true },
 			itemIndex,
 			policy,
@@ -177,14 +178,14 @@ function hasUrlDetails(record: IDataObject): boolean {
 }
 
 /** The listed bulk record as a completed job, or undefined while it runs; read by id only when the list lacks its details. */
-export async function completedBulkJob(ctx: RequestContext, record: IDataObject, itemIndex: number): Promise<BulkJob | undefined> {
+export async function completedBulkJob(call: NodeCall, record: IDataObject, itemIndex: number): Promise<BulkJob | undefined> {
 	if (hasUrlDetails(record)) {
 		const job = toBulkJob(record);
 		return job.completed ? job : undefined;
 	}
 	// Without details, only a record whose status says it ended is worth a request.
 	if (!isTerminalStatus(record.status)) return undefined;
-	const job = toBulkJob(await getResult(ctx, String(record.id), itemIndex, ID_KINDS.bulkJob));
+	const job = toBulkJob(await getResult(call, String(record.id), itemIndex, ID_KINDS.bulkJob));
 	return job.completed ? job : undefined;
 }
 

@@ -9,6 +9,7 @@ import { RESULT_TYPES } from '../transport/vocabulary';
 import type { SortOrder } from '../transport/vocabulary';
 import { isUnhandled, latest, nextState, readFrom, toMs } from './state';
 import type { TriggerState } from './state';
+import type { NodeCall } from '../../shared/execution/call';
 
 /** Records per list request: the interface's recommended maximum. */
 export const LIST_PAGE_SIZE = 100;
@@ -28,8 +29,8 @@ export function isWantedRecord(record: IDataObject, scraperId: string | undefine
 }
 
 /** The newest bulk record's `updatedAt` (one request), or undefined while the account has none. */
-export async function newestUpdate(ctx: IPollFunctions): Promise<number | undefined> {
-	const { records } = await resultsPages(ctx, bulkJobsQuery(1, 'DESC'), 0, TRIGGER_RETRY_POLICY)(1);
+export async function newestUpdate(call: NodeCall<IPollFunctions>): Promise<number | undefined> {
+	const { records } = await resultsPages(call, bulkJobsQuery(1, 'DESC'), 0, TRIGGER_RETRY_POLICY)(1);
 	return records[0] ? toMs(records[0].updatedAt) : undefined;
 }
 
@@ -51,14 +52,14 @@ export function nextKeyset(at: Keyset, records: IDataObject[]): Keyset {
 }
 
 /** The bulk records updated since a keyset, oldest first, read with the results list's one page reader. */
-function keysetReader(ctx: IPollFunctions): PageReader<IDataObject, Keyset> {
+function keysetReader(call: NodeCall<IPollFunctions>): PageReader<IDataObject, Keyset> {
 	return async (at) => {
 		const query = bulkJobsQuery(LIST_PAGE_SIZE, 'ASC');
 		if (at.startAt !== undefined) {
 			query.dateRangeColumn = 'updatedAt';
 			query.startAt = new Date(at.startAt).toISOString();
 		}
-		const { records, next } = await resultsPages(ctx, query, 0, TRIGGER_RETRY_POLICY)(at.page);
+		const { records, next } = await resultsPages(call, query, 0, TRIGGER_RETRY_POLICY)(at.page);
 		return { records, next: next === undefined ? undefined : nextKeyset(at, records) };
 	};
 }
@@ -97,9 +98,9 @@ interface Changes {
 }
 
 /** Pages through every bulk record updated since the state's cursor, at most MAX_PAGES_PER_POLL pages. */
-async function readChanges(ctx: IPollFunctions, state: TriggerState, scraperId: string | undefined): Promise<Changes> {
+async function readChanges(call: NodeCall<IPollFunctions>, state: TriggerState, scraperId: string | undefined): Promise<Changes> {
 	const sightings: Sightings = { candidates: new Map(), read: new Set(), newest: state.cursor };
-	for await (const page of walkPages(keysetReader(ctx), { startAt: readFrom(state), page: 1 })) {
+	for await (const page of walkPages(keysetReader(call), { startAt: readFrom(state), page: 1 })) {
 		for (const record of page.records) sight(sightings, record, state, scraperId);
 		if (page.next !== undefined && page.count >= MAX_PAGES_PER_POLL) {
 			// Everything before this page's start has been read; the rest (from it on) comes next time.
@@ -122,12 +123,12 @@ interface PollOutcome {
  * cursor is past it, it costs nothing until it completes. Pages are read by keyset (the next page starts at the
  * last `updatedAt` read), so a job that completes while the poll pages through moves to the end, never past it.
  */
-export async function collectCompletedJobs(ctx: IPollFunctions, state: TriggerState, scraperId?: string): Promise<PollOutcome> {
-	const changes = await readChanges(ctx, state, scraperId);
+export async function collectCompletedJobs(call: NodeCall<IPollFunctions>, state: TriggerState, scraperId?: string): Promise<PollOutcome> {
+	const changes = await readChanges(call, state, scraperId);
 	const seen = { ...state.seen };
 	const jobs: BulkJob[] = [];
 	for (const [id, { record, stamp }] of changes.candidates) {
-		const job = await completedBulkJob(ctx, record, 0);
+		const job = await completedBulkJob(call, record, 0);
 		if (!job) continue;
 		seen[id] = stamp;
 		jobs.push(job);

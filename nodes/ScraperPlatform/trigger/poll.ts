@@ -17,14 +17,14 @@ const bulkTrigger: PollingTrigger<TriggerParameters, TriggerState, BulkJob> = {
 	sample: sampleItems,
 	readState,
 	commitState,
-	async start(ctx, params) {
+	async start(call, params) {
 		// A backfill: that many hours ago on this clock, and this very poll emits what completed since.
 		if (params.lookbackHours !== undefined) return { state: startState(Date.now() - params.lookbackHours * HOUR_MS), collect: true };
 		// Otherwise the newest bulk record's updatedAt (the service's clock), so nothing before it triggers.
-		return { state: startState(await newestUpdate(ctx)), collect: false };
+		return { state: startState(await newestUpdate(call)), collect: false };
 	},
-	async collect(ctx, state, params) {
-		const { jobs, state: next } = await collectCompletedJobs(ctx, state, params.scraperId);
+	async collect(call, state, params) {
+		const { jobs, state: next } = await collectCompletedJobs(call, state, params.scraperId);
 		return { found: jobs, state: next };
 	},
 	passes: passesStatusFilters,

@@ -8,6 +8,7 @@ import type { BulkJob } from '../transport/api';
 import { isCanceledStatus, isFailedStatus } from '../transport/vocabulary';
 import { bulkJobsQuery, isWantedRecord } from './paging';
 import type { TriggerParameters } from './properties';
+import type { NodeCall } from '../../shared/execution/call';
 
 /** The editor's sample looks at this many of the most recent bulk jobs. */
 export const SAMPLE_PAGE_SIZE = 50;
@@ -54,12 +55,13 @@ export function noSampleError(node: INode, params: TriggerParameters): NodeOpera
 }
 
 /** The editor's "Fetch Test Event": the most recent completed job that passes the filters, read-only. */
-export async function sampleItems(ctx: IPollFunctions, params: TriggerParameters): Promise<INodeExecutionData[]> {
-	const read = resultsPages(ctx, bulkJobsQuery(SAMPLE_PAGE_SIZE, 'DESC'), 0, TRIGGER_RETRY_POLICY);
+export async function sampleItems(call: NodeCall<IPollFunctions>, params: TriggerParameters): Promise<INodeExecutionData[]> {
+	const { ctx } = call;
+	const read = resultsPages(call, bulkJobsQuery(SAMPLE_PAGE_SIZE, 'DESC'), 0, TRIGGER_RETRY_POLICY);
 	for await (const page of walkPages(read, 1)) {
 		for (const record of page.records) {
 			if (!isWantedRecord(record, params.scraperId)) continue;
-			const job = await completedBulkJob(ctx, record, 0);
+			const job = await completedBulkJob(call, record, 0);
 			if (!job || !passesStatusFilters(job, params)) continue;
 			const items = jobItems(job, params);
 			if (items.length > 0) return items;

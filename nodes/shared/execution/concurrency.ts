@@ -88,14 +88,3 @@ export class RequestLimiter {
 		for (const wake of this.waiting.splice(0)) wake();
 	}
 }
-
-// One limiter per node run (a node uses one credential), shared by all its items and every request they send.
-const limiters = new WeakMap<object, RequestLimiter>();
-
-export function setRequestLimiter(ctx: object, limiter: RequestLimiter): void {
-	limiters.set(ctx, limiter);
-}
-
-export function requestLimiterOf(ctx: object): RequestLimiter | undefined {
-	return limiters.get(ctx);
-}

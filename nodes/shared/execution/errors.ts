@@ -34,11 +34,14 @@ export function nodeOperationError(
  * not allow, a spending limit reached), and failures whose outcome is certain (a page that failed upstream after a
  * settled payment: the agent can try another page).
  */
-const agentAnswers = new WeakMap<Error, string>();
+const AGENT_ANSWER = Symbol('agentAnswer');
+
+/** An error carrying its sentence for an agent; under a symbol, so it never travels with the error's serialized fields. */
+type Answerable = Error & { [AGENT_ANSWER]?: string };
 
 /** Marks `error` as one an agent can act on, answered with `sentence`. */
 export function answerableByAgent<E extends Error>(error: E, sentence: string): E {
-	agentAnswers.set(error, sentence);
+	(error as Answerable)[AGENT_ANSWER] = sentence;
 	return error;
 }
 
@@ -50,7 +53,7 @@ export function refusal<E extends Error & { description?: string | null }>(error
 
 /** The sentence for an AI agent when `error` is one it can act on, else undefined. */
 export function agentAnswerFor(error: unknown): string | undefined {
-	return error instanceof Error ? agentAnswers.get(error) : undefined;
+	return error instanceof Error ? (error as Answerable)[AGENT_ANSWER] : undefined;
 }
 
 /** What a 404 or 403 refers to, so the message can name the id the user typed. */

@@ -8,7 +8,9 @@ import type {
 import { NodeOperationError } from 'n8n-workflow';
 
 import { BEFORE_OPTIONS, FROM_OPTIONS, optionsCollection, OPTIONS_VERSION } from '../descriptions/collections';
-import { RequestLimiter, setRequestLimiter } from './concurrency';
+import { RequestLimiter } from './concurrency';
+import { NodeCall } from './call';
+import type { ExecutionCall } from './call';
 import { answerForAgent, errorItem, runForEachItem, withItemIndex } from './items';
 import { InputValidator } from '../input/validation';
 
@@ -81,47 +83,49 @@ function withParallel(properties: INodeProperties[]): INodeProperties[] {
 }
 
 /**
- * Parallel Requests as set (checked, never clamped), or undefined when the user set none. Sets up the node's request
- * limiter: Auto adapts it to the account, a fixed number is a plain cap.
+ * Parallel Requests as set (checked, never clamped), or undefined when the user set none; with it, the limiter every
+ * request of the call takes a slot of: Auto adapts it to the account, a fixed number is a plain cap.
  */
-function readParallel(ctx: IExecuteFunctions): number | undefined {
+function readParallel(ctx: IExecuteFunctions): { max: number; limiter: RequestLimiter } | undefined {
 	const v = new InputValidator(ctx.getNode(), 0);
 	const path = ctx.getNode().typeVersion >= OPTIONS_VERSION ? 'options.parallel.settings' : 'parallel';
 	const options = ctx.getNodeParameter(path, 0, {}) as { auto?: unknown; requests?: unknown };
 	const auto = options.auto === undefined ? false : v.boolean(options.auto, 'Auto');
 	if (options.requests === undefined && !auto) return undefined;
 	const max = options.requests === undefined ? MAX_PARALLEL_REQUESTS : v.integer(options.requests, 'Requests at Once', { min: 1, max: MAX_PARALLEL_REQUESTS });
-	setRequestLimiter(ctx, new RequestLimiter(max, auto));
-	return max;
+	return { max, limiter: new RequestLimiter(max, auto) };
 }
 
 /**
  * One operation: its parameters and its behaviour, in one file. `properties` carry no displayOptions for
  * resource/operation: `describeResources` adds them, so an operation file holds only what is its own.
  */
-export interface Operation {
+export interface Operation<R extends ExecutionCall = ExecutionCall> {
 	value: string;
 	name: string;
 	action: string;
 	description: string;
 	properties: INodeProperties[];
-	/** Runs for one input item; the router pairs and orders outputs and applies Continue On Fail. */
-	execute?: (this: IExecuteFunctions, itemIndex: number) => Promise<INodeExecutionData[]>;
+	/**
+	 * Runs for one input item; the router pairs and orders outputs and applies Continue On Fail. `this` is n8n's
+	 * context, as in n8n's own nodes; `call` is what the items of this execution share (requests go through it).
+	 */
+	execute?: (this: IExecuteFunctions, itemIndex: number, call: R) => Promise<INodeExecutionData[]>;
 	/**
 	 * Runs once for all input items (e.g. one bulk job from every item's URL) and pairs its output itself; the router
 	 * applies Continue On Fail (one error item paired with every input item) and answers an agent.
 	 */
-	executeAll?: (this: IExecuteFunctions) => Promise<INodeExecutionData[]>;
+	executeAll?: (this: IExecuteFunctions, call: R) => Promise<INodeExecutionData[]>;
 	/** Items handled at once by `execute` when the user set nothing (default 1); read per execution. */
 	concurrency?: (this: IExecuteFunctions) => number;
 	/** Offers the Parallel Requests option: items are independent, so their requests may overlap. */
 	parallel?: boolean;
 }
 
-export interface Resource {
+export interface Resource<R extends ExecutionCall = ExecutionCall> {
 	value: string;
 	name: string;
-	operations: Operation[];
+	operations: Array<Operation<R>>;
 }
 
 function withDisplay(property: INodeProperties, show: IDisplayOptions['show']): INodeProperties {
@@ -133,7 +137,7 @@ function withDisplay(property: INodeProperties, show: IDisplayOptions['show']): 
 }
 
 /** The Resource and Operation selectors followed by every operation's parameters. */
-export function describeResources(resources: Resource[], defaultResource: string): INodeProperties[] {
+export function describeResources<R extends ExecutionCall>(resources: Array<Resource<R>>, defaultResource: string): INodeProperties[] {
 	const properties: INodeProperties[] = [
 		{
 			displayName: 'Resource',
@@ -181,8 +185,9 @@ export function describeResources(resources: Resource[], defaultResource: string
  * Runs an operation that makes one request from every input item. Its error is answered as the item loop answers
  * one: to an agent, one sentence per input item; with Continue On Fail, one error item paired with every input item.
  */
-async function runForAllItems(ctx: IExecuteFunctions, executeAll: NonNullable<Operation['executeAll']>): Promise<INodeExecutionData[]> {
-	const outcome = await executeAll.call(ctx).then(
+async function runForAllItems<R extends ExecutionCall>(call: R, executeAll: NonNullable<Operation<R>['executeAll']>): Promise<INodeExecutionData[]> {
+	const { ctx } = call;
+	const outcome = await executeAll.call(ctx, call).then(
 		(items) => ({ items }),
 		(error: unknown) => ({ error: withItemIndex(ctx, error, 0) }),
 	);
@@ -194,8 +199,19 @@ async function runForAllItems(ctx: IExecuteFunctions, executeAll: NonNullable<Op
 	throw outcome.error;
 }
 
-/** Finds the chosen operation and runs it over the input items. */
-export async function routeOperation(ctx: IExecuteFunctions, resources: Resource[]): Promise<INodeExecutionData[][]> {
+/** Makes the call of a node's execution; a node whose items share more than requests passes its own. */
+export type CallFactory<R extends ExecutionCall> = (ctx: IExecuteFunctions, limiter: RequestLimiter | undefined) => R;
+
+const plainCall: CallFactory<ExecutionCall> = (ctx, limiter) => new NodeCall(ctx, limiter);
+
+/** Finds the chosen operation and runs it over the input items, all of them in one call (see NodeCall). */
+export async function routeOperation(ctx: IExecuteFunctions, resources: Resource[]): Promise<INodeExecutionData[][]>;
+export async function routeOperation<R extends ExecutionCall>(ctx: IExecuteFunctions, resources: Array<Resource<R>>, makeCall: CallFactory<R>): Promise<INodeExecutionData[][]>;
+export async function routeOperation(
+	ctx: IExecuteFunctions,
+	resources: Resource[],
+	makeCall: CallFactory<ExecutionCall> = plainCall,
+): Promise<INodeExecutionData[][]> {
 	const resourceValue = ctx.getNodeParameter('resource', 0) as string;
 	const operationValue = ctx.getNodeParameter('operation', 0) as string;
 	const operation = resources
@@ -206,16 +222,18 @@ export async function routeOperation(ctx: IExecuteFunctions, resources: Resource
 			description: 'Open the node and choose the resource and operation again.',
 		});
 	}
-	if (operation.executeAll) return [await runForAllItems(ctx, operation.executeAll)];
+	if (operation.executeAll) return [await runForAllItems(makeCall(ctx, undefined), operation.executeAll)];
 	const execute = operation.execute;
 	if (!execute) throw new NodeOperationError(ctx.getNode(), `The operation "${operationValue}" has no behaviour`);
+	let parallel: ReturnType<typeof readParallel>;
 	let concurrency: number;
 	try {
-		const parallel = operation.parallel ? readParallel(ctx) : undefined;
-		concurrency = parallel ?? (operation.concurrency ? operation.concurrency.call(ctx) : 1);
+		parallel = operation.parallel ? readParallel(ctx) : undefined;
+		concurrency = parallel?.max ?? (operation.concurrency ? operation.concurrency.call(ctx) : 1);
 	} catch (error) {
 		// A refused node-wide setting fails every item, each with its own error item under Continue On Fail.
 		return [await runForEachItem(ctx, async () => await Promise.reject(error))];
 	}
-	return [await runForEachItem(ctx, (itemIndex) => execute.call(ctx, itemIndex), { concurrency })];
+	const call = makeCall(ctx, parallel?.limiter);
+	return [await runForEachItem(ctx, (itemIndex) => execute.call(ctx, itemIndex, call), { concurrency })];
 }

@@ -1,16 +1,21 @@
 import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 
+import { NodeCall } from './call';
+
+/** One poll's call: its requests share the credentials read for it (a rotated token is used at the next poll). */
+export type PollCall = NodeCall<IPollFunctions>;
+
 /** What a polling trigger declares; `pollWithState` runs every poll the same way. */
 export interface PollingTrigger<Params, State, Found> {
 	readParameters: (ctx: IPollFunctions) => Params;
 	/** The editor's sample (Fetch Test Event): recent records, nothing remembered. */
-	sample: (ctx: IPollFunctions, params: Params) => Promise<INodeExecutionData[]>;
+	sample: (call: PollCall, params: Params) => Promise<INodeExecutionData[]>;
 	readState: (staticData: IDataObject) => State | undefined;
 	commitState: (staticData: IDataObject, state: State) => void;
 	/** The first poll of an activation: where to start, and whether this poll already collects (a backfill). */
-	start: (ctx: IPollFunctions, params: Params) => Promise<{ state: State; collect: boolean }>;
+	start: (call: PollCall, params: Params) => Promise<{ state: State; collect: boolean }>;
 	/** What finished since `state`, and the state to keep once this poll has fully succeeded. */
-	collect: (ctx: IPollFunctions, state: State, params: Params) => Promise<{ found: Found[]; state: State }>;
+	collect: (call: PollCall, state: State, params: Params) => Promise<{ found: Found[]; state: State }>;
 	passes: (found: Found, params: Params) => boolean;
 	items: (found: Found, params: Params) => INodeExecutionData[];
 }
@@ -25,18 +30,19 @@ export async function pollWithState<Params, State, Found>(
 	trigger: PollingTrigger<Params, State, Found>,
 ): Promise<INodeExecutionData[][] | null> {
 	const params = trigger.readParameters(ctx);
-	if (ctx.getMode() === 'manual') return [await trigger.sample(ctx, params)];
+	const call = new NodeCall(ctx);
+	if (ctx.getMode() === 'manual') return [await trigger.sample(call, params)];
 	const staticData = ctx.getWorkflowStaticData('node');
 	let state = trigger.readState(staticData);
 	if (state === undefined) {
-		const start = await trigger.start(ctx, params);
+		const start = await trigger.start(call, params);
 		if (!start.collect) {
 			trigger.commitState(staticData, start.state);
 			return null;
 		}
 		state = start.state;
 	}
-	const outcome = await trigger.collect(ctx, state, params);
+	const outcome = await trigger.collect(call, state, params);
 	trigger.commitState(staticData, outcome.state);
 	const items = outcome.found.filter((found) => trigger.passes(found, params)).flatMap((found) => trigger.items(found, params));
 	return items.length > 0 ? [items] : null;

@@ -1,30 +1,9 @@
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 
 import { nodeOperationError } from '../execution/errors';
-import type { ApiDefinition, HostField, RequestContext } from './definition';
+import type { ApiDefinition, HostField } from './definition';
+import type { NodeContext } from '../execution/call';
 import { controlCharacterAt, readHttpUrl, shownUrl } from '../input/urlRules';
-
-// Credentials are decrypted once per execution, not once per item.
-const credentialCache = new WeakMap<object, Map<string, Promise<ICredentialDataDecryptedObject>>>();
-
-export async function getCachedCredentials(
-	ctx: RequestContext,
-	credentialType: string,
-): Promise<ICredentialDataDecryptedObject> {
-	// A poll context lives as long as the workflow stays active: read afresh so a rotated token is used.
-	if (!('getInputData' in ctx)) return await ctx.getCredentials(credentialType);
-	let byType = credentialCache.get(ctx);
-	if (!byType) {
-		byType = new Map();
-		credentialCache.set(ctx, byType);
-	}
-	let pending = byType.get(credentialType);
-	if (!pending) {
-		pending = ctx.getCredentials(credentialType);
-		byType.set(credentialType, pending);
-	}
-	return await pending;
-}
 
 /**
  * Where a request goes, without trailing slashes: the credential's host field it names, else its Base URL. A
@@ -92,11 +71,8 @@ export function credentialProblemMessage(credentialName: string, credentials: IC
 	return `Invalid '${problem.field}' in the '${credentialName}' credential: ${problem.rule}. ${problem.fix}`;
 }
 
-// Credentials already checked in this execution (decrypted once per execution, see getCachedCredentials).
-const checkedCredentials = new WeakSet<ICredentialDataDecryptedObject>();
-
-export function checkCredentials(ctx: RequestContext, api: ApiDefinition, credentials: ICredentialDataDecryptedObject, itemIndex: number): void {
-	if (checkedCredentials.has(credentials)) return;
+/** Refuses a credential that breaks a rule, naming the field, before anything is sent (a few string checks a request). */
+export function checkCredentials(ctx: NodeContext, api: ApiDefinition, credentials: ICredentialDataDecryptedObject, itemIndex: number): void {
 	const problem = credentialProblem(credentials, api.hosts);
 	if (problem) {
 		throw nodeOperationError(ctx.getNode(), `Invalid '${problem.field}' in the '${api.credentialName}' credential: ${problem.rule}`, {
@@ -104,5 +80,4 @@ export function checkCredentials(ctx: RequestContext, api: ApiDefinition, creden
 			description: `${problem.fix} Open the credential (${api.credentialName}) to fix it; nothing was sent.`,
 		});
 	}
-	checkedCredentials.add(credentials);
 }

@@ -1,4 +1,4 @@
-import type { IDataObject, IExecuteFunctions, IHttpRequestMethods, ILoadOptionsFunctions, IPollFunctions } from 'n8n-workflow';
+import type { IDataObject, IHttpRequestMethods } from 'n8n-workflow';
 
 import type { ErrorSubject } from '../execution/errors';
 import type { StartedWork } from '../execution/unknownOutcome';
@@ -16,8 +16,6 @@ export interface HostField {
 	displayName: string;
 	default: string;
 }
-
-export type RequestContext = IExecuteFunctions | IPollFunctions | ILoadOptionsFunctions;
 
 /** One API the nodes talk to: which credential authenticates it and how it is named to the user. */
 export interface ApiDefinition {

@@ -1,7 +1,8 @@
 import type { ICredentialDataDecryptedObject, IHttpRequestOptions } from 'n8n-workflow';
 
 import { hostOf } from './credentials';
-import type { ApiDefinition, ApiRequest, RequestContext } from './definition';
+import type { ApiDefinition, ApiRequest } from './definition';
+import type { NodeContext } from '../execution/call';
 
 const DEFAULT_TIMEOUT_MS = 120_000;
 
@@ -19,7 +20,7 @@ export interface FullResponse {
  * throws. The request goes to the credential's host field it names, else to its Base URL.
  */
 export async function send(
-	ctx: RequestContext,
+	ctx: NodeContext,
 	api: ApiDefinition,
 	credentials: ICredentialDataDecryptedObject,
 	request: ApiRequest,

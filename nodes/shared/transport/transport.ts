@@ -1,8 +1,8 @@
 import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
 
-import { requestLimiterOf } from '../execution/concurrency';
 import type { RequestLimiter } from '../execution/concurrency';
-import { checkCredentials, getCachedCredentials } from './credentials';
+import type { NodeCall } from '../execution/call';
+import { checkCredentials } from './credentials';
 import { apiError, nodeOperationError } from '../execution/errors';
 import { networkCause } from './network';
 import { pause } from '../execution/pause';
@@ -11,7 +11,7 @@ import type { RetryPolicy } from './retry';
 import { send } from './send';
 import type { FullResponse } from './send';
 import { networkError, notJsonError, uncertainStartError } from '../execution/unknownOutcome';
-import type { ApiDefinition, ApiRequest, RequestContext } from './definition';
+import type { ApiDefinition, ApiRequest } from './definition';
 
 /** A 2xx answer: its body (parsed JSON, or the text of an `answer: 'text'` request) and its headers. */
 export interface ApiAnswer<T> {
@@ -24,7 +24,7 @@ type Step<T> = { done: true; answer: ApiAnswer<T> } | { done: false };
 const AGAIN = { done: false } as const;
 
 /** One request's way through the retry policy: the counts it keeps and the errors it ends with. */
-class RequestRun<T> {
+class RequestAttempts<T> {
 	private readonly retries: RetryBudget;
 
 	private readonly signal: AbortSignal | undefined;
@@ -32,18 +32,18 @@ class RequestRun<T> {
 	private readonly limiter: RequestLimiter | undefined;
 
 	constructor(
-		private readonly ctx: RequestContext,
+		private readonly call: NodeCall,
 		private readonly api: ApiDefinition,
 		private readonly request: ApiRequest,
 		private readonly itemIndex: number,
 		policy: RetryPolicy,
 	) {
 		this.retries = new RetryBudget(policy);
-		this.signal = 'getExecutionCancelSignal' in ctx ? ctx.getExecutionCancelSignal() : undefined;
-		this.limiter = requestLimiterOf(ctx);
+		this.signal = call.cancelSignal;
+		this.limiter = call.limiter;
 	}
 
-	async run(credentials: ICredentialDataDecryptedObject): Promise<ApiAnswer<T>> {
+	async send(credentials: ICredentialDataDecryptedObject): Promise<ApiAnswer<T>> {
 		const headers: Record<string, string> = { 'user-agent': 'n8n-nodes-scraper-service', ...this.request.headers };
 		for (;;) {
 			const response = await this.exchange(credentials, headers);
@@ -52,19 +52,19 @@ class RequestRun<T> {
 		}
 	}
 
-	/** Sends once within a slot of the node's limiter; undefined when a network failure is retried. */
+	/** Sends once within a slot of the call's limiter; undefined when a network failure is retried. */
 	private async exchange(credentials: ICredentialDataDecryptedObject, headers: Record<string, string>): Promise<FullResponse | undefined> {
 		const { signal, limiter } = this;
 		// Once stopped, nothing more is sent, whatever n8n's HTTP client does with a signal already aborted.
 		if (signal?.aborted) throw this.canceled();
-		// With Parallel Requests, a slot of the node's limiter: held while the request is out, not while it waits.
+		// With Parallel Requests, a slot of the call's limiter: held while the request is out, not while it waits.
 		const epoch = limiter ? await limiter.acquire(signal).catch(() => undefined) : 0;
 		if (epoch === undefined || signal?.aborted) {
 			if (epoch !== undefined) limiter?.release(epoch, 'other');
 			throw this.canceled();
 		}
 		try {
-			const response = await send(this.ctx, this.api, credentials, this.request, headers);
+			const response = await send(this.call.ctx, this.api, credentials, this.request, headers);
 			limiter?.release(epoch, response.statusCode === 429 ? 'rateLimited' : response.statusCode < 500 ? 'ok' : 'other');
 			return response;
 		} catch (error) {
@@ -127,7 +127,7 @@ class RequestRun<T> {
 
 	// n8n's getNode() deep-copies the node: read it only for an error, not on every request.
 	private node() {
-		return this.ctx.getNode();
+		return this.call.ctx.getNode();
 	}
 
 	private canceled() {
@@ -145,24 +145,24 @@ class RequestRun<T> {
  * - every other status becomes an error with a message and a how-to-fix description.
  */
 export async function apiRequest<T = IDataObject>(
-	ctx: RequestContext,
+	call: NodeCall,
 	api: ApiDefinition,
 	request: ApiRequest,
 	itemIndex: number,
 	policy: RetryPolicy = DEFAULT_RETRY_POLICY,
 ): Promise<T> {
-	return (await apiExchange<T>(ctx, api, request, itemIndex, policy)).body;
+	return (await apiExchange<T>(call, api, request, itemIndex, policy)).body;
 }
 
 /** `apiRequest` with the answer's headers too, for answers that report in headers (a page fetch's token usage). */
 export async function apiExchange<T = IDataObject>(
-	ctx: RequestContext,
+	call: NodeCall,
 	api: ApiDefinition,
 	request: ApiRequest,
 	itemIndex: number,
 	policy: RetryPolicy = DEFAULT_RETRY_POLICY,
 ): Promise<ApiAnswer<T>> {
-	const credentials = await getCachedCredentials(ctx, api.credentialType);
-	checkCredentials(ctx, api, credentials, itemIndex);
-	return await new RequestRun<T>(ctx, api, request, itemIndex, policy).run(credentials);
+	const credentials = await call.credentialsOf(api.credentialType);
+	checkCredentials(call.ctx, api, credentials, itemIndex);
+	return await new RequestAttempts<T>(call, api, request, itemIndex, policy).send(credentials);
 }

@@ -3,11 +3,12 @@ import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescrip
 
 import { describeResources, routeOperation } from '../../../nodes/shared/execution/operation';
 import type { Resource } from '../../../nodes/shared/execution/operation';
-import { testWalletCredential } from './actions/common';
+import { gatewayCall, testWalletCredential } from './actions/common';
+import type { GatewayCall } from './actions/common';
 import { pageFetch } from './actions/page/fetch';
 import { searchWeb } from './actions/search/web';
 
-const resources: Resource[] = [
+const resources: Array<Resource<GatewayCall>> = [
 	{ value: 'page', name: 'Page', operations: [pageFetch] },
 	{ value: 'search', name: 'Search', operations: [searchWeb] },
 ];
@@ -38,6 +39,6 @@ export class ScraperGateway implements INodeType {
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		return await routeOperation(this, resources);
+		return await routeOperation(this, resources, gatewayCall);
 	}
 }

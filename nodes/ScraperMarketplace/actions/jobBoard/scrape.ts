@@ -149,7 +149,7 @@ export const jobBoardScrape: Operation = {
 		),
 	],
 	parallel: true,
-	async execute(itemIndex) {
+	async execute(itemIndex, call) {
 		const v = new InputValidator(this.getNode(), itemIndex);
 		const urls = v.httpUrlList(this.getNodeParameter('urls', itemIndex), 'URLs', { required: true });
 		const schema = readSchema(v, this.getNodeParameter('schema', itemIndex));
@@ -168,7 +168,7 @@ export const jobBoardScrape: Operation = {
 		if (timeout !== undefined) body.timeout = timeout;
 
 		const response = await marketplaceRequest(
-			this,
+			call,
 			{
 				method: 'POST',
 				path: '/api/job-board-scrape',

@@ -64,7 +64,7 @@ export const leadCreateAndRunSearch: Operation = {
 	],
 	concurrency: waitingConcurrency,
 	parallel: true,
-	async execute(itemIndex) {
+	async execute(itemIndex, call) {
 		const v = new InputValidator(this.getNode(), itemIndex);
 		const searchType = v.oneOf(this.getNodeParameter('searchType', itemIndex), 'Search By', SEARCH_TYPES);
 		const body: IDataObject = {
@@ -75,6 +75,6 @@ export const leadCreateAndRunSearch: Operation = {
 		if (searchType === 'keywords') body.keywords = v.requiredString(this.getNodeParameter('keywords', itemIndex, ''), 'Keywords');
 		else body.url = v.httpUrl(this.getNodeParameter('url', itemIndex, ''), 'URL');
 
-		return await createAndRun(this, itemIndex, '/api/scrapers/leads-generator/search/create-and-run', body, LABELS);
+		return await createAndRun(call, itemIndex, '/api/scrapers/leads-generator/search/create-and-run', body, LABELS);
 	},
 };

@@ -54,7 +54,7 @@ export const leadCreateAndRunSocial: Operation = {
 	],
 	concurrency: waitingConcurrency,
 	parallel: true,
-	async execute(itemIndex) {
+	async execute(itemIndex, call) {
 		const v = new InputValidator(this.getNode(), itemIndex);
 		const body: IDataObject = {
 			name: v.requiredString(this.getNodeParameter('name', itemIndex), 'Name'),
@@ -63,6 +63,6 @@ export const leadCreateAndRunSocial: Operation = {
 			expected_data: v.integer(this.getNodeParameter('expectedData', itemIndex), 'Expected Leads', { min: 1 }),
 		};
 
-		return await createAndRun(this, itemIndex, '/api/scrapers/leads-generator/social/create-and-run', body, LABELS);
+		return await createAndRun(call, itemIndex, '/api/scrapers/leads-generator/social/create-and-run', body, LABELS);
 	},
 };

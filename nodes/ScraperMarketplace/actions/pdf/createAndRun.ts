@@ -76,7 +76,7 @@ export const pdfCreateAndRun: Operation = {
 	],
 	concurrency: waitingConcurrency,
 	parallel: true,
-	async execute(itemIndex) {
+	async execute(itemIndex, call) {
 		const v = new InputValidator(this.getNode(), itemIndex);
 		const name = v.requiredString(this.getNodeParameter('name', itemIndex), 'Name');
 		const collection = this.getNodeParameter('keywords', itemIndex, {}) as IDataObject;
@@ -96,6 +96,6 @@ export const pdfCreateAndRun: Operation = {
 		if (additional.unique !== undefined) body.unique = v.boolean(additional.unique, 'Unique');
 		if (additional.expectedPdf !== undefined) body.expected_pdf = v.integer(additional.expectedPdf, 'Expected PDFs', { min: 1 });
 
-		return await createAndRun(this, itemIndex, '/api/scrapers/pdf/create-and-run', body, LABELS);
+		return await createAndRun(call, itemIndex, '/api/scrapers/pdf/create-and-run', body, LABELS);
 	},
 };

@@ -143,7 +143,7 @@ export const realEstatePortalCreateAndRun: Operation = {
 	],
 	concurrency: waitingConcurrency,
 	parallel: true,
-	async execute(itemIndex) {
+	async execute(itemIndex, call) {
 		const v = new InputValidator(this.getNode(), itemIndex);
 		const options = v.oneOf(this.getNodeParameter('searchBy', itemIndex), 'Search By', PORTAL_OPTIONS);
 		const body: IDataObject = {
@@ -182,6 +182,6 @@ export const realEstatePortalCreateAndRun: Operation = {
 		if (landMin !== undefined) body.landsize_minimum = landMin;
 		if (landMax !== undefined) body.landsize_maximum = landMax;
 
-		return await createAndRun(this, itemIndex, '/api/scrapers/real-estate-portal/create-and-run', body, LABELS);
+		return await createAndRun(call, itemIndex, '/api/scrapers/real-estate-portal/create-and-run', body, LABELS);
 	},
 };

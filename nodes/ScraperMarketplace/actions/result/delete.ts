@@ -18,9 +18,9 @@ export const resultDelete: Operation = {
 		),
 	],
 	parallel: true,
-	async execute(itemIndex) {
+	async execute(itemIndex, call) {
 		const id = integerIdOf(this, 'resultId', 'Result ID', itemIndex);
-		await deleteRecord(this, SUBJECT.result, id, itemIndex);
+		await deleteRecord(call, SUBJECT.result, id, itemIndex);
 		return [{ json: { deleted: true, id } }];
 	},
 };

@@ -17,8 +17,8 @@ export const resultGet: Operation = {
 		),
 	],
 	parallel: true,
-	async execute(itemIndex) {
+	async execute(itemIndex, call) {
 		const id = integerIdOf(this, 'resultId', 'Result ID', itemIndex);
-		return [{ json: await getResult(this, id, itemIndex) }];
+		return [{ json: await getResult(call, id, itemIndex) }];
 	},
 };

@@ -19,9 +19,9 @@ export const resultGetLatest: Operation = {
 		),
 	],
 	parallel: true,
-	async execute(itemIndex) {
+	async execute(itemIndex, call) {
 		const scraperId = integerIdOf(this, 'scraperId', 'Scraper ID', itemIndex);
-		const results = await getLatestResults(this, scraperId, itemIndex);
+		const results = await getLatestResults(call, scraperId, itemIndex);
 		return results.map((json): INodeExecutionData => ({ json }));
 	},
 };

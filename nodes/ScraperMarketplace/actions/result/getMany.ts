@@ -35,13 +35,13 @@ export const resultGetMany: Operation = {
 			},
 		]),
 	],
-	async execute(itemIndex) {
+	async execute(itemIndex, call) {
 		const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 		// Stored as `perPage` (saved workflows keep it); the page size of the shared listing limit, sent as per_page.
 		const { limit, pageSize } = readListingLimit(this, itemIndex, options.perPage);
 		const split = new InputValidator(this.getNode(), itemIndex).boolean(options.split ?? false, 'Split Into Items');
 
-		const read = resultsPageReader(this, pageSize, { itemIndex, fieldLabels: { per_page: 'Page Size' } });
+		const read = resultsPageReader(call, pageSize, { itemIndex, fieldLabels: { per_page: 'Page Size' } });
 		const results = await collectRecords(read, 1, limit, listingWalk(this, itemIndex, 'the results list'));
 		if (!split) return results.map((json): INodeExecutionData => ({ json }));
 		return results.flatMap((result) =>

@@ -17,8 +17,8 @@ export const scraperGet: Operation = {
 		),
 	],
 	parallel: true,
-	async execute(itemIndex) {
+	async execute(itemIndex, call) {
 		const id = integerIdOf(this, 'scraperId', 'Scraper ID', itemIndex);
-		return [{ json: await getScraper(this, id, itemIndex) }];
+		return [{ json: await getScraper(call, id, itemIndex) }];
 	},
 };

@@ -25,10 +25,10 @@ export const scraperGetMany: Operation = {
 			},
 		]),
 	],
-	async execute(itemIndex) {
+	async execute(itemIndex, call) {
 		const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 		const { limit, pageSize } = readListingLimit(this, itemIndex, options.perPage);
-		const read = scrapersPageReader(this, pageSize, { itemIndex, fieldLabels: { per_page: 'Page Size' } });
+		const read = scrapersPageReader(call, pageSize, { itemIndex, fieldLabels: { per_page: 'Page Size' } });
 		// New scrapers enter the list at the top and push the rest down a page: the guard leaves out one met again.
 		const scrapers = await collectRecords(read, 1, limit, listingWalk(this, itemIndex, 'the scrapers list'));
 		return scrapers.map((json): INodeExecutionData => ({ json }));

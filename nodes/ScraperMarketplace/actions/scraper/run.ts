@@ -31,7 +31,7 @@ export const scraperRun: Operation = {
 	],
 	concurrency: waitingConcurrency,
 	parallel: true,
-	async execute(itemIndex) {
+	async execute(itemIndex, call) {
 		const v = new InputValidator(this.getNode(), itemIndex);
 		const scraperId = integerIdOf(this, 'scraperId', 'Scraper ID', itemIndex);
 		const urls = v.httpUrlList(this.getNodeParameter('urls', itemIndex, ''), 'URLs', { required: false });
@@ -39,7 +39,7 @@ export const scraperRun: Operation = {
 		if (urls.length > 0) body.urls = urls;
 
 		return await startRuns(
-			this,
+			call,
 			itemIndex,
 			{
 				path: `/api/scrapers/${scraperId}/run`,

@@ -18,9 +18,9 @@ export const scrapingRunDelete: Operation = {
 		),
 	],
 	parallel: true,
-	async execute(itemIndex) {
+	async execute(itemIndex, call) {
 		const id = integerIdOf(this, 'scrapingRunId', 'Scraping Run ID', itemIndex);
-		await deleteRecord(this, SUBJECT.scrapingRun, id, itemIndex);
+		await deleteRecord(call, SUBJECT.scrapingRun, id, itemIndex);
 		return [{ json: { deleted: true, id } }];
 	},
 };

@@ -17,8 +17,8 @@ export const scrapingRunGet: Operation = {
 		),
 	],
 	parallel: true,
-	async execute(itemIndex) {
+	async execute(itemIndex, call) {
 		const id = integerIdOf(this, 'scrapingRunId', 'Scraping Run ID', itemIndex);
-		return [{ json: await getScrapingRun(this, id, itemIndex) }];
+		return [{ json: await getScrapingRun(call, id, itemIndex) }];
 	},
 };

@@ -43,7 +43,7 @@ export const scrapingRunGetHtml: Operation = {
 		},
 	],
 	parallel: true,
-	async execute(itemIndex) {
+	async execute(itemIndex, call) {
 		const v = new InputValidator(this.getNode(), itemIndex);
 		const id = integerIdOf(this, 'scrapingRunId', 'Scraping Run ID', itemIndex);
 		const asFile = v.oneOf(this.getNodeParameter('htmlOutput', itemIndex), 'Output', ['text', 'binary'] as const) === 'binary';
@@ -51,7 +51,7 @@ export const scrapingRunGetHtml: Operation = {
 
 		// Declared as text/plain holding a JSON object: the shared request parses it as JSON either way.
 		const response = await marketplaceRequest<{ data: ScrapingRun }>(
-			this,
+			call,
 			{ method: 'GET', path: `/api/scraping-runs/html/${id}`, idempotent: true, subject: { kind: SUBJECT.scrapingRun, id } },
 			itemIndex,
 			{ scraping_run_id: 'Scraping Run ID' },

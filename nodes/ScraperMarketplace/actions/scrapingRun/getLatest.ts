@@ -17,8 +17,8 @@ export const scrapingRunGetLatest: Operation = {
 		),
 	],
 	parallel: true,
-	async execute(itemIndex) {
+	async execute(itemIndex, call) {
 		const scraperId = integerIdOf(this, 'scraperId', 'Scraper ID', itemIndex);
-		return [{ json: await getLatestScrapingRun(this, scraperId, itemIndex) }];
+		return [{ json: await getLatestScrapingRun(call, scraperId, itemIndex) }];
 	},
 };

@@ -9,8 +9,8 @@ export const accountGet: Operation = {
 	action: 'Get subscription account',
 	description: 'Get the subscription account of the token: plan limits, usage and rate limit. Proves the token works.',
 	properties: [],
-	async execute(itemIndex) {
-		const response = await platformRequest(this, { method: 'GET', path: '/api/v1/subscription-accounts', idempotent: true }, itemIndex);
+	async execute(itemIndex, call) {
+		const response = await platformRequest(call, { method: 'GET', path: '/api/v1/subscription-accounts', idempotent: true }, itemIndex);
 		return [{ json: response.data as IDataObject }];
 	},
 };

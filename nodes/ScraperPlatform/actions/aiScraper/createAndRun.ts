@@ -100,7 +100,7 @@ export const aiScraperCreateAndRun: Operation = {
 		...outputOptions('Whether to output one item per record of the example output'),
 	],
 	parallel: true,
-	async execute(itemIndex) {
+	async execute(itemIndex, call) {
 		const v = new InputValidator(this.getNode(), itemIndex);
 		const url = v.httpUrl(this.getNodeParameter('url', itemIndex), 'URL');
 		const agent = v.oneOf(this.getNodeParameter('agent', itemIndex), 'Agent', AI_AGENTS);
@@ -119,6 +119,6 @@ export const aiScraperCreateAndRun: Operation = {
 		const proxyCountry = agent === 'map' ? undefined : v.countryCode(additional.proxyCountry, 'Proxy Country');
 		if (proxyCountry !== undefined) body.proxyCountry = proxyCountry;
 		addChosenAgentOptions(this, v, agent, body, itemIndex);
-		return await runScraper(this, { path: '/api/v1/scrapers-ai', body }, itemIndex);
+		return await runScraper(call, { path: '/api/v1/scrapers-ai', body }, itemIndex);
 	},
 };

@@ -26,11 +26,11 @@ export const aiScraperRerun: Operation = {
 		...outputOptions('Whether to output one item per scraped record (e.g. one per listing item or per found page)'),
 	],
 	parallel: true,
-	async execute(itemIndex) {
+	async execute(itemIndex, call) {
 		const v = new InputValidator(this.getNode(), itemIndex);
 		const scraperId = scraperIdOf(this, itemIndex);
 		const body: IDataObject = { scraperId, url: v.httpUrl(this.getNodeParameter('url', itemIndex), 'URL') };
 		addAgentOptions(v, 'map', this.getNodeParameter('mapOptions', itemIndex, {}) as IDataObject, body);
-		return await runScraper(this, { path: '/api/v1/scrapers-ai-rerun', body, scraperId, acceptJson: true }, itemIndex);
+		return await runScraper(call, { path: '/api/v1/scrapers-ai-rerun', body, scraperId, acceptJson: true }, itemIndex);
 	},
 };

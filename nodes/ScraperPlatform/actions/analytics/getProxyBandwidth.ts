@@ -9,10 +9,10 @@ export const analyticsGetProxyBandwidth: Operation = {
 	action: 'Get analytics of proxy bandwidth per proxy user',
 	description: 'Get the proxy bandwidth used per proxy username over a time window, one item per username',
 	properties: [...dateRangeProperties],
-	async execute(itemIndex) {
+	async execute(itemIndex, call) {
 		const qs = readDateRange(this, itemIndex);
 		const response = await platformRequest<unknown>(
-			this,
+			call,
 			{ method: 'GET', path: '/api/v1/proxies/user/requests-bandwidth', qs, idempotent: true },
 			itemIndex,
 		);

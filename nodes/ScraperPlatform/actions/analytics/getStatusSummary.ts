@@ -53,7 +53,7 @@ export const analyticsGetStatusSummary: Operation = {
 		splitMoved.legacy,
 		optionsCollection([splitMoved.option], { displayOptions: { show: FROM_OPTIONS } }),
 	],
-	async execute(itemIndex) {
+	async execute(itemIndex, call) {
 		const v = new InputValidator(this.getNode(), itemIndex);
 		const domain = v.requiredString(this.getNodeParameter('domain', itemIndex), 'Domain');
 		if (/^https?:\/\//i.test(domain) || domain.includes('/')) {
@@ -67,7 +67,7 @@ export const analyticsGetStatusSummary: Operation = {
 		if (apiTokenName !== undefined) qs.apiTokenName = apiTokenName;
 		const split = v.boolean(readMoved(this, 'split', itemIndex, false), 'Split Into Items');
 
-		const response = await platformRequest(this, { method: 'GET', path: '/api/v1/analytic/statuses', qs, idempotent: true }, itemIndex);
+		const response = await platformRequest(call, { method: 'GET', path: '/api/v1/analytic/statuses', qs, idempotent: true }, itemIndex);
 		const summary = response.data;
 		if (!split) return [{ json: summary }];
 		// Numeric strings are allowed by the interface: give spreadsheets numbers.

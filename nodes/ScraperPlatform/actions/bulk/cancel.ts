@@ -9,8 +9,8 @@ export const bulkCancel: Operation = {
 	action: 'Cancel one bulk job',
 	description: "Cancel the URLs of one bulk job that are still pending; URLs already running finish normally, the scraper's other jobs go on",
 	properties: [...bulkIdParameter],
-	async execute(itemIndex) {
+	async execute(itemIndex, call) {
 		const id = bulkIdOf(this, itemIndex);
-		return await cancelBulkWork(this, `/api/v1/scrapers-bulks/result/${encodeURIComponent(id)}/cancel`, { kind: ID_KINDS.bulkJob, id }, itemIndex);
+		return await cancelBulkWork(call, `/api/v1/scrapers-bulks/result/${encodeURIComponent(id)}/cancel`, { kind: ID_KINDS.bulkJob, id }, itemIndex);
 	},
 };

@@ -9,8 +9,8 @@ export const bulkCancelAllOfScraper: Operation = {
 	action: 'Cancel all pending bulk URLs of scraper',
 	description: 'Cancel the pending URLs of every bulk job of one scraper; URLs already running finish normally',
 	properties: [...scraperIdParameter('The scraper whose bulk jobs to stop: every URL of its bulk jobs that has not started yet is canceled')],
-	async execute(itemIndex) {
+	async execute(itemIndex, call) {
 		const id = scraperIdOf(this, itemIndex);
-		return await cancelBulkWork(this, `/api/v1/scrapers-bulks/${encodeURIComponent(id)}/cancel`, { kind: ID_KINDS.scraper, id }, itemIndex);
+		return await cancelBulkWork(call, `/api/v1/scrapers-bulks/${encodeURIComponent(id)}/cancel`, { kind: ID_KINDS.scraper, id }, itemIndex);
 	},
 };

@@ -13,6 +13,7 @@ import type { BulkOutput } from '../../descriptions/bulkOutput';
 import { getResult, mergedRecordItems, platformRequest, toBulkJob, urlsDone } from '../../transport/api';
 import type { BulkJob } from '../../transport/api';
 import { BULK_JOB_FIELDS, ID_KINDS } from '../../transport/vocabulary';
+import type { ExecutionCall } from '../../../shared/execution/call';
 
 const wait = waitParameters('job', false, 'every URL of the job is finished, failed or canceled');
 
@@ -74,19 +75,19 @@ export function readJobLater(id: string): string {
  * Polls the job until every URL has ended or the wait is over; the note says so when the wait ended first. Reads
  * that keep failing, or a stopped execution, end in an error naming the job, never in one that invites a restart.
  */
-async function waitForJob(ctx: IExecuteFunctions, job: BulkJob, wait: WaitSettings, itemIndex: number): Promise<{ job: BulkJob; note: IDataObject }> {
+async function waitForJob(call: ExecutionCall, job: BulkJob, wait: WaitSettings, itemIndex: number): Promise<{ job: BulkJob; note: IDataObject }> {
 	const outcome = await waitForCompletion<BulkJob>({
-		read: async () => toBulkJob(await getResult(ctx, job.id, itemIndex, ID_KINDS.bulkJob)),
+		read: async () => toBulkJob(await getResult(call, job.id, itemIndex, ID_KINDS.bulkJob)),
 		isDone: (state) => state.completed,
 		initial: job,
 		maxWaitMs: wait.maxWaitMs,
 		initialDelayMs: wait.pollIntervalMs,
 		maxDelayMs: Math.max(wait.pollIntervalMs, 30_000),
-		signal: ctx.getExecutionCancelSignal(),
+		signal: call.cancelSignal,
 	});
 	if (outcome.unconfirmed) {
 		const latest = outcome.state ?? job;
-		throw unconfirmedWorkError(ctx.getNode(), {
+		throw unconfirmedWorkError(call.ctx.getNode(), {
 			work: `Bulk job "${job.id}"`,
 			unconfirmed: outcome.unconfirmed,
 			readLater: readJobLater(job.id),
@@ -107,13 +108,13 @@ async function waitForJob(ctx: IExecuteFunctions, job: BulkJob, wait: WaitSettin
 
 /** Waits for the job when asked, then shapes it as the user chose. */
 export async function finishBulk(
-	ctx: IExecuteFunctions,
+	call: ExecutionCall,
 	record: IDataObject,
 	itemIndex: number,
 	finish: BulkFinish,
 ): Promise<INodeExecutionData[]> {
 	const started = toBulkJob(record);
-	const { job, note } = finish.wait ? await waitForJob(ctx, started, finish.wait, itemIndex) : { job: started, note: {} };
+	const { job, note } = finish.wait ? await waitForJob(call, started, finish.wait, itemIndex) : { job: started, note: {} };
 	if (finish.output === 'records') {
 		return mergedRecordItems(job, itemIndex);
 	}
@@ -126,13 +127,13 @@ export async function finishBulk(
  * the output, so a sheet or an IF node can count what was stopped.
  */
 export async function cancelBulkWork(
-	ctx: IExecuteFunctions,
+	call: ExecutionCall,
 	path: string,
 	subject: ErrorSubject,
 	itemIndex: number,
 ): Promise<INodeExecutionData[]> {
 	const response = await platformRequest(
-		ctx,
+		call,
 		// Cancelling twice changes nothing more, so a failed attempt may be repeated.
 		{ method: 'PATCH', path, idempotent: true, subject },
 		itemIndex,

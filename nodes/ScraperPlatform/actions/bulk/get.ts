@@ -11,9 +11,9 @@ export const bulkGet: Operation = {
 	description: 'Get the status, summary counts, per-URL details and merged records of a bulk job',
 	properties: [...bulkIdParameter, ...waitProperties, bulkOutputProperty, ...bulkJobSimplifyProperties, bulkOptions],
 	parallel: true,
-	async execute(itemIndex) {
+	async execute(itemIndex, call) {
 		const id = bulkIdOf(this, itemIndex);
 		const finish = readBulkFinish(this, itemIndex);
-		return await finishBulk(this, await getResult(this, id, itemIndex, ID_KINDS.bulkJob), itemIndex, finish);
+		return await finishBulk(call, await getResult(call, id, itemIndex, ID_KINDS.bulkJob), itemIndex, finish);
 	},
 };

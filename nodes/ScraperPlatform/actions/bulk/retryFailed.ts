@@ -12,6 +12,7 @@ import { bulkJobSimplifyProperties, bulkOutputProperty, bulkWaitOptions, readBul
 import type { BulkFinish } from './common';
 import { SCRAPER_KINDS, startBulkJob } from './startJob';
 import type { ScraperKind } from './startJob';
+import type { ExecutionCall } from '../../../shared/execution/call';
 
 const includeCanceled = movedToOptions({
 	displayName: 'Include Canceled URLs',
@@ -63,8 +64,9 @@ function readPlan(ctx: IExecuteFunctions, itemIndex: number): RetryPlan {
 }
 
 /** The job to retry: a bulk job that has ended (only then are its failed URLs known), with its scraper. */
-async function readEndedJob(ctx: IExecuteFunctions, bulkId: string, itemIndex: number): Promise<BulkJob> {
-	const job = toBulkJob(await getResult(ctx, bulkId, itemIndex, ID_KINDS.bulkJob));
+async function readEndedJob(call: ExecutionCall, bulkId: string, itemIndex: number): Promise<BulkJob> {
+	const { ctx } = call;
+	const job = toBulkJob(await getResult(call, bulkId, itemIndex, ID_KINDS.bulkJob));
 	// Nothing is started after a refusal: the job was only read.
 	const refuse = (message: string, description: string): never => {
 		throw refusal(nodeOperationError(ctx.getNode(), message, { description, itemIndex }));
@@ -114,8 +116,8 @@ function nothingToRetry(job: BulkJob, withCanceled: boolean): INodeExecutionData
  * The scraper's kind from its oldest results (one page, the scraper's id as the search): an AI scraper's first
  * result is its creation (`AI`) and its reruns are `Rerun-AI`; a scraper with neither is a manual one.
  */
-async function detectKind(ctx: IExecuteFunctions, scraperId: string, itemIndex: number): Promise<ScraperKind> {
-	const readPage = resultsPages(ctx, { pageSize: 100, sortField: 'createdAt', sortOrder: 'ASC', search: scraperId }, itemIndex);
+async function detectKind(call: ExecutionCall, scraperId: string, itemIndex: number): Promise<ScraperKind> {
+	const readPage = resultsPages(call, { pageSize: 100, sortField: 'createdAt', sortOrder: 'ASC', search: scraperId }, itemIndex);
 	const { records } = await readPage(1);
 	const own = records.filter((record) => record.scraperId === scraperId);
 	return own.some((record) => AI_RESULT_TYPES.includes(String(record.type))) ? 'ai' : 'manual';
@@ -135,12 +137,12 @@ export const bulkRetryFailed: Operation = {
 		...bulkJobSimplifyProperties,
 		retryOptions,
 	],
-	async execute(itemIndex) {
+	async execute(itemIndex, call) {
 		const plan = readPlan(this, itemIndex);
-		const job = await readEndedJob(this, plan.bulkId, itemIndex);
+		const job = await readEndedJob(call, plan.bulkId, itemIndex);
 		const urls = urlsToRetry(job, plan.includeCanceled);
 		if (urls.length === 0) return [nothingToRetry(job, plan.includeCanceled)];
-		const kind = plan.kind === 'detect' ? await detectKind(this, job.scraperId, itemIndex) : plan.kind;
-		return await startBulkJob(this, { kind, scraperId: job.scraperId, urls, finish: plan.finish }, itemIndex);
+		const kind = plan.kind === 'detect' ? await detectKind(call, job.scraperId, itemIndex) : plan.kind;
+		return await startBulkJob(call, { kind, scraperId: job.scraperId, urls, finish: plan.finish }, itemIndex);
 	},
 };

@@ -7,6 +7,7 @@ import { scraperIdOf, scraperIdParameter } from '../../descriptions/ids';
 import { bulkJobSimplifyProperties, bulkOptions, bulkOutputProperty, readBulkFinish, waitProperties } from './common';
 import { SCRAPER_KINDS, startBulkJob } from './startJob';
 import type { BulkStart } from './startJob';
+import type { ExecutionCall } from '../../../shared/execution/call';
 
 /** Everything a job needs, read and checked in this order before anything is sent; `urls` reads the URLs. */
 function readStart(ctx: IExecuteFunctions, itemIndex: number, urls: () => string[]): BulkStart {
@@ -29,14 +30,15 @@ function urlsOfAllItems(ctx: IExecuteFunctions): string[] {
 	return urls;
 }
 
-async function startJobOfAllItems(ctx: IExecuteFunctions): Promise<INodeExecutionData[]> {
-	return await startBulkJob(ctx, readStart(ctx, 0, () => urlsOfAllItems(ctx)), 0);
+async function startJobOfAllItems(call: ExecutionCall): Promise<INodeExecutionData[]> {
+	const { ctx } = call;
+	return await startBulkJob(call, readStart(ctx, 0, () => urlsOfAllItems(ctx)), 0);
 }
 
 /** Every input item's URL field as one job, paired with all of them (the router pairs an error with all of them too). */
-async function startFromAllItems(ctx: IExecuteFunctions): Promise<INodeExecutionData[]> {
-	const pairedItem = ctx.getInputData().map((_, item) => ({ item }));
-	const items = await startJobOfAllItems(ctx);
+async function startFromAllItems(call: ExecutionCall): Promise<INodeExecutionData[]> {
+	const pairedItem = call.ctx.getInputData().map((_, item) => ({ item }));
+	const items = await startJobOfAllItems(call);
 	return items.map((item) => ({ ...item, pairedItem }));
 }
 
@@ -94,12 +96,12 @@ export const bulkStart: Operation = {
 		...bulkJobSimplifyProperties,
 		bulkOptions,
 	],
-	async executeAll() {
+	async executeAll(call) {
 		const source = new InputValidator(this.getNode(), 0).oneOf(this.getNodeParameter('urlSource', 0), 'URLs From', ['list', 'inputItems'] as const);
-		if (source === 'inputItems') return await startFromAllItems(this);
+		if (source === 'inputItems') return await startFromAllItems(call);
 		return await runForEachItem(this, async (itemIndex) => {
 			const urls = () => new InputValidator(this.getNode(), itemIndex).httpUrlList(this.getNodeParameter('urls', itemIndex), 'URLs', { required: true });
-			return await startBulkJob(this, readStart(this, itemIndex, urls), itemIndex);
+			return await startBulkJob(call, readStart(this, itemIndex, urls), itemIndex);
 		});
 	},
 };

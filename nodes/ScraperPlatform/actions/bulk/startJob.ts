@@ -1,4 +1,4 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, JsonObject } from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData, JsonObject } from 'n8n-workflow';
 
 import { nodeApiError } from '../../../shared/execution/errors';
 import { unconfirmedWorkError } from '../../../shared/execution/unknownOutcome';
@@ -6,6 +6,7 @@ import { getResult, platformRequest } from '../../transport/api';
 import { ID_KINDS, RESULT_TYPES } from '../../transport/vocabulary';
 import { finishBulk, readJobLater } from './common';
 import type { BulkFinish } from './common';
+import type { ExecutionCall } from '../../../shared/execution/call';
 
 /**
  * The one bulk start, shared by Bulk > Start and Bulk > Retry Failed URLs: the request (never repeated), the new
@@ -30,10 +31,11 @@ export interface BulkStart {
 }
 
 /** Sends the start once (a 5xx or a reset is never repeated: it may have started the job), then finishes it. */
-export async function startBulkJob(ctx: IExecuteFunctions, start: BulkStart, itemIndex: number): Promise<INodeExecutionData[]> {
+export async function startBulkJob(call: ExecutionCall, start: BulkStart, itemIndex: number): Promise<INodeExecutionData[]> {
+	const { ctx } = call;
 	const path = BULK_PATHS[start.kind];
 	const response = await platformRequest(
-		ctx,
+		call,
 		{
 			method: 'POST',
 			path,
@@ -55,14 +57,15 @@ export async function startBulkJob(ctx: IExecuteFunctions, start: BulkStart, ite
 		});
 	}
 	// An answer that is only the id: read the job once so the output has its status and URLs like any other.
-	const record = data.data === undefined && !start.finish.wait ? await readStartedJob(ctx, id as string, itemIndex) : data;
-	return await finishBulk(ctx, { ...record, id }, itemIndex, start.finish);
+	const record = data.data === undefined && !start.finish.wait ? await readStartedJob(call, id as string, itemIndex) : data;
+	return await finishBulk(call, { ...record, id }, itemIndex, start.finish);
 }
 
 /** The job just started, read once: if the read fails, the message names the job, which runs anyway. */
-async function readStartedJob(ctx: IExecuteFunctions, id: string, itemIndex: number): Promise<IDataObject> {
+async function readStartedJob(call: ExecutionCall, id: string, itemIndex: number): Promise<IDataObject> {
+	const { ctx } = call;
 	try {
-		return await getResult(ctx, id, itemIndex, ID_KINDS.bulkJob);
+		return await getResult(call, id, itemIndex, ID_KINDS.bulkJob);
 	} catch (error) {
 		throw unconfirmedWorkError(ctx.getNode(), {
 			work: `Bulk job "${id}"`,

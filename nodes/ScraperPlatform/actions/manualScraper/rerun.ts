@@ -22,9 +22,9 @@ export const manualScraperRerun: Operation = {
 		...outputOptions('Whether to output one item per scraped record'),
 	],
 	parallel: true,
-	async execute(itemIndex) {
+	async execute(itemIndex, call) {
 		const scraperId = scraperIdOf(this, itemIndex);
 		const url = new InputValidator(this.getNode(), itemIndex).httpUrl(this.getNodeParameter('url', itemIndex), 'URL');
-		return await runScraper(this, { path: '/api/v1/scrapers-manual-rerun', body: { scraperId, url }, scraperId, acceptJson: true }, itemIndex);
+		return await runScraper(call, { path: '/api/v1/scrapers-manual-rerun', body: { scraperId, url }, scraperId, acceptJson: true }, itemIndex);
 	},
 };

@@ -166,13 +166,13 @@ export const pageFetch: Operation = {
 		optionsCollection(fetchOptions, { displayOptions: { show: FROM_OPTIONS } }),
 	],
 	parallel: true,
-	async execute(itemIndex) {
+	async execute(itemIndex, call) {
 		const qs = readFetchQuery(this, itemIndex);
 		// Read before anything is sent, like every other setting.
 		const shape = readShaping(this, itemIndex, PAGE_FIELDS);
 		const url = qs.url as string;
 		const answer = await apiExchange<string>(
-			this,
+			call,
 			PLATFORM_API,
 			{
 				method: 'GET',

@@ -13,9 +13,9 @@ export const resultGet: Operation = {
 		...outputOptions('Whether to output one item per record of the result\'s data'),
 	],
 	parallel: true,
-	async execute(itemIndex) {
+	async execute(itemIndex, call) {
 		const id = resultIdOf(this, itemIndex);
 		const output = getOutputChoice(this, itemIndex);
-		return resultOutput(await getResult(this, id, itemIndex), output, itemIndex);
+		return resultOutput(await getResult(call, id, itemIndex), output, itemIndex);
 	},
 };

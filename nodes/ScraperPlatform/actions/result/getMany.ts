@@ -128,7 +128,7 @@ export const resultGetMany: Operation = {
 			displayOptions: { show: FROM_OPTIONS },
 		},
 	],
-	async execute(itemIndex) {
+	async execute(itemIndex, call) {
 		const v = new InputValidator(this.getNode(), itemIndex);
 		const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 		const { limit, pageSize } = readListingLimit(this, itemIndex, options.pageSize);
@@ -140,7 +140,7 @@ export const resultGetMany: Operation = {
 		};
 		const legacy = this.getNode().typeVersion < OPTIONS_VERSION;
 		const shape = legacy ? readLegacySimplify(this, options, itemIndex) : readShaping(this, itemIndex, RESULT_FIELDS);
-		const records = await collectRecords(resultsPages(this, query, itemIndex), startPage, limit, listingWalk(this, itemIndex, 'the results list'));
+		const records = await collectRecords(resultsPages(call, query, itemIndex), startPage, limit, listingWalk(this, itemIndex, 'the results list'));
 		return records.map((record): INodeExecutionData => ({ json: shape(record) }));
 	},
 };

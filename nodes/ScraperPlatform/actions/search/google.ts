@@ -1,4 +1,4 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, JsonObject } from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData, INodeProperties, JsonObject } from 'n8n-workflow';
 
 import { FROM_OPTIONS, optionsCollection } from '../../../shared/descriptions/collections';
 import { nodeApiError } from '../../../shared/execution/errors';
@@ -14,6 +14,7 @@ import { PLATFORM_API } from '../../transport/api';
 import { SEARCH_HOST } from '../../transport/hosts';
 import { readOutputAs, readSearchRequest, resultsOf, searchBody } from './googleQuery';
 import type { SearchRequest } from './googleQuery';
+import type { ExecutionCall } from '../../../shared/execution/call';
 
 const SEARCH_PATH = '/api/google/serp/v2/sync';
 /** The vendor's clients give a search two minutes. */
@@ -92,8 +93,8 @@ function searchRequest(request: SearchRequest, page: number | undefined, format:
 }
 
 /** The result page's HTML, for the page the user chose. */
-async function resultPageHtml(ctx: IExecuteFunctions, request: SearchRequest, itemIndex: number): Promise<INodeExecutionData[]> {
-	const answer = await apiExchange<string>(ctx, PLATFORM_API, searchRequest(request, request.page, 'html'), itemIndex);
+async function resultPageHtml(call: ExecutionCall, request: SearchRequest, itemIndex: number): Promise<INodeExecutionData[]> {
+	const answer = await apiExchange<string>(call, PLATFORM_API, searchRequest(request, request.page, 'html'), itemIndex);
 	return [{ json: { query: request.query, page: request.page ?? 1, html: answer.body } }];
 }
 
@@ -102,11 +103,12 @@ async function resultPageHtml(ctx: IExecuteFunctions, request: SearchRequest, it
  * the next page while this one had results. `answers` keeps every answer read, for Whole Answer, which also takes an
  * answer without a result list as it is (and reads no further); One Item per Result cannot, and says so.
  */
-function searchPages(ctx: IExecuteFunctions, request: SearchRequest, itemIndex: number, answers: IDataObject[], wholeAnswer: boolean): PageReader<IDataObject> {
+function searchPages(call: ExecutionCall, request: SearchRequest, itemIndex: number, answers: IDataObject[], wholeAnswer: boolean): PageReader<IDataObject> {
+	const { ctx } = call;
 	return async (page) => {
 		// Unset, the first page is the service's own: `page` is sent from the second page on.
 		const sent = request.page === undefined && page === 1 ? undefined : page;
-		const { body } = await apiExchange<IDataObject>(ctx, PLATFORM_API, searchRequest(request, sent, 'json'), itemIndex);
+		const { body } = await apiExchange<IDataObject>(call, PLATFORM_API, searchRequest(request, sent, 'json'), itemIndex);
 		const results = resultsOf(body);
 		if (!results && wholeAnswer) {
 			answers.push(body ?? {});
@@ -150,15 +152,15 @@ export const searchGoogle: Operation = {
 		optionsCollection(searchOptions, { displayOptions: { show: FROM_OPTIONS } }),
 	],
 	parallel: true,
-	async execute(itemIndex) {
+	async execute(itemIndex, call) {
 		const request = readSearchRequest(this, itemIndex);
 		const outputAs = readOutputAs(this, itemIndex);
 		const { limit } = readListingLimit(this, itemIndex, undefined);
 		const shape = readShaping(this, itemIndex, RESULT_FIELDS);
-		if (outputAs === 'html') return await resultPageHtml(this, request, itemIndex);
+		if (outputAs === 'html') return await resultPageHtml(call, request, itemIndex);
 		const answers: IDataObject[] = [];
 		const walk = listingWalk(this, itemIndex, `the Google result list for "${request.query}"`, resultKey);
-		const records = await collectRecords(searchPages(this, request, itemIndex, answers, outputAs !== 'results'), request.page ?? 1, limit, walk);
+		const records = await collectRecords(searchPages(call, request, itemIndex, answers, outputAs !== 'results'), request.page ?? 1, limit, walk);
 		if (outputAs === 'results') return records.map((record) => ({ json: shape(record) }));
 		// Whole Answer: the pages that brought results (the first one when none did), as the service answered them.
 		const answered = answers.filter((answer) => (resultsOf(answer) ?? []).length > 0);

@@ -13,6 +13,8 @@ import type {
 
 import { optionsCollection } from '../../../../nodes/shared/descriptions/collections';
 import { answerableByAgent, nodeApiError, nodeOperationError } from '../../../../nodes/shared/execution/errors';
+import { NodeCall } from '../../../../nodes/shared/execution/call';
+import type { CallFactory } from '../../../../nodes/shared/execution/operation';
 import { isToolCall } from '../../../../nodes/shared/execution/tool';
 import { InputValidator } from '../../../../nodes/shared/input/validation';
 import { toAtomic } from '../payment/money';
@@ -86,10 +88,6 @@ export function deadlineMs(ctx: IExecuteFunctions, itemIndex: number, pageTimeou
 	return chosen ?? ((pageTimeoutSeconds ?? DEFAULT_PAGE_TIMEOUT_SECONDS) + DEADLINE_MARGIN_SECONDS) * 1000;
 }
 
-// One set of payments per run of the node (the same IExecuteFunctions serves every item): it holds the known price.
-// The spend is the execution's, shared by every run of the node (see `ledgerFor`).
-const runPayments = new WeakMap<object, Promise<GatewayPayments | CredentialProblem>>();
-
 async function openPayments(ctx: IExecuteFunctions): Promise<GatewayPayments | CredentialProblem> {
 	const data = await ctx.getCredentials(CREDENTIAL_TYPE);
 	const result = readWallet(data as Record<string, unknown>);
@@ -104,12 +102,12 @@ async function openPayments(ctx: IExecuteFunctions): Promise<GatewayPayments | C
 		}
 	}
 	// The Stop button: the price request's retries end on it (as the core's waits do), and nothing is paid after it.
-	const signal = 'getExecutionCancelSignal' in ctx ? ctx.getExecutionCancelSignal() : undefined;
-	return paymentsFor(ctx.getNode(), result.wallet, ledgerFor(ctx, result.wallet.address), { maxTotalSpend, signal, paymentIdScope: paymentIdScope(ctx) });
+	const signal = ctx.getExecutionCancelSignal();
+	return paymentsFor(ctx.getNode(), result.wallet, ledgerFor(ctx.getExecutionId(), result.wallet.address), { maxTotalSpend, signal, paymentIdScope: paymentIdScope(ctx) });
 }
 
 /**
- * Where this run of the node stands: n8n's execution, node and run index, which a Retry On Fail of the node keeps,
+ * Where this call of the node stands: n8n's execution, node and run index, which a Retry On Fail of the node keeps,
  * so a retried item carries the payment identifier of its first try. Without an execution id (nothing n8n runs),
  * a random value: the identifiers are then this run's own.
  */
@@ -123,21 +121,28 @@ function paymentIdScope(ctx: IExecuteFunctions): PaymentIdScope {
 	};
 }
 
-/** This run's payments; a credential problem becomes this item's error (naming the field, never the key). */
-export async function getPayments(ctx: IExecuteFunctions, itemIndex: number): Promise<GatewayPayments> {
-	let pending = runPayments.get(ctx);
-	if (!pending) {
-		pending = openPayments(ctx);
-		runPayments.set(ctx, pending);
+/**
+ * A call of the gateway node (see NodeCall): its items share one set of payments, opened by the first item that pays,
+ * which holds the known price. The spend is the execution's, shared by every call of the node (see `ledgerFor`).
+ */
+export class GatewayCall extends NodeCall<IExecuteFunctions> {
+	private opened?: Promise<GatewayPayments | CredentialProblem>;
+
+	/** The call's payments; a credential problem becomes this item's error (naming the field, never the key). */
+	async payments(itemIndex: number): Promise<GatewayPayments> {
+		this.opened ??= openPayments(this.ctx);
+		const payments = await this.opened;
+		if (payments instanceof GatewayPayments) return payments;
+		const inCredential = payments.field.startsWith('Max Total Spend') ? 'node option' : `'${CREDENTIAL_NAME}' credential`;
+		throw nodeOperationError(this.ctx.getNode(), `Invalid '${payments.field}' in the ${inCredential}: ${payments.message}`, {
+			itemIndex,
+			description: payments.fix,
+		});
 	}
-	const payments = await pending;
-	if (payments instanceof GatewayPayments) return payments;
-	const inCredential = payments.field.startsWith('Max Total Spend') ? 'node option' : `'${CREDENTIAL_NAME}' credential`;
-	throw nodeOperationError(ctx.getNode(), `Invalid '${payments.field}' in the ${inCredential}: ${payments.message}`, {
-		itemIndex,
-		description: payments.fix,
-	});
 }
+
+/** The router's maker of the gateway's calls; the gateway has its own Parallel Requests, so no shared limiter. */
+export const gatewayCall: CallFactory<GatewayCall> = (ctx) => new GatewayCall(ctx);
 
 /** Credential test: checks the key and settings locally and shows the wallet address. Nothing is sent anywhere. */
 export async function testWalletCredential(

@@ -11,7 +11,7 @@ import { sendTo } from './request';
 import { PaymentSigner } from './signer';
 import type { Wallet } from './wallet';
 
-/** The parts of a payment identifier shared by every item of one run of the node (see `derivePaymentId`). */
+/** The parts of a payment identifier shared by every item of one call of the node (see `derivePaymentId`). */
 export type PaymentIdScope = Pick<PaymentIdParts, 'execution' | 'nodeId' | 'runIndex'>;
 
 interface RunPaymentOptions {
@@ -19,14 +19,14 @@ interface RunPaymentOptions {
 	maxTotalSpend?: bigint;
 	/** The execution's cancel signal: the price request's retries end on it, and nothing is signed after it. */
 	signal?: AbortSignal;
-	/** Where this run of the node stands in its execution, the parts of each item's payment identifier. */
+	/** Where this call of the node stands in its execution, the parts of each item's payment identifier. */
 	paymentIdScope: PaymentIdScope;
 }
 
 /**
- * The payments of one run of the node from `wallet`: its gateway, its policy (the credential's network, token, payee,
+ * The payments of one call of the node from `wallet`: its gateway, its policy (the credential's network, token, payee,
  * price cap, and an authorization valid for at most an hour), its signer, and `ledger`, the execution's spend shared
- * by every run of the node (see `ledgerFor`).
+ * by every call of the node (see `ledgerFor`).
  */
 export function paymentsFor(node: INode, wallet: Wallet, ledger: SpendLedger, options: RunPaymentOptions): GatewayPayments {
 	const policy: PaymentPolicy = {

@@ -1,5 +1,3 @@
-import type { IExecuteFunctions } from 'n8n-workflow';
-
 import { usdc } from './money';
 
 /** Why a payment was not reserved: what this one would cost against what is already spent or committed. */
@@ -74,7 +72,6 @@ export function budgetSentence(over: OverBudget, unit: Unit): string {
 const IDLE_MS = 24 * 60 * 60 * 1000;
 const MAX_LEDGERS = 10_000;
 const byExecution = new Map<string, { ledger: SpendLedger; touched: number }>();
-const byContext = new WeakMap<object, SpendLedger>();
 
 function evict(now: number): void {
 	for (const [key, held] of byExecution) {
@@ -84,14 +81,12 @@ function evict(now: number): void {
 	}
 }
 
-/** The spend ledger of `payer` in this execution (of this run only, where n8n gives no execution id). */
-export function ledgerFor(ctx: IExecuteFunctions, payer: string): SpendLedger {
-	const executionId = ctx.getExecutionId();
-	if (!executionId) {
-		let ledger = byContext.get(ctx);
-		if (!ledger) byContext.set(ctx, (ledger = new SpendLedger()));
-		return ledger;
-	}
+/**
+ * The spend ledger of `payer` in execution `executionId`. Without an execution id (nothing n8n runs gives none) a
+ * ledger of its own, which the call that opens its payments keeps for all its items.
+ */
+export function ledgerFor(executionId: string | undefined, payer: string): SpendLedger {
+	if (!executionId) return new SpendLedger();
 	const key = `${executionId}\u0000${payer.toLowerCase()}`;
 	const now = Date.now();
 	const held = byExecution.get(key);

@@ -27,7 +27,7 @@ export function advertisedPaymentId(paymentRequired: PaymentRequired): PaymentId
 
 /** What makes one paid item of one execution: the same parts give the same identifier. */
 export interface PaymentIdParts {
-	/** The execution, or a random value per run of the node when n8n gives no execution id. */
+	/** The execution, or a random value per call of the node when n8n gives no execution id. */
 	execution: string;
 	nodeId: string;
 	runIndex: number;

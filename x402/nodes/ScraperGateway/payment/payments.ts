@@ -18,7 +18,7 @@ import type { SignedPayment } from './signer';
 const RESEND_PAUSE_MS = 1_000;
 
 /**
- * What the payments of one run of the node need. The decisions come in as functions and objects, as x402Client takes
+ * What the payments of one call of the node need. The decisions come in as functions and objects, as x402Client takes
  * its policies: which requirement may be signed (`prices`, checked against the credential's policy as it learns
  * them), how much the execution may spend (`ledger` and `maxTotalSpend`), how a payment is signed (`sign`) and which
  * identifier an item's payment carries (`paymentId`).
@@ -40,7 +40,7 @@ interface PaymentsDeps {
 }
 
 /**
- * The payments of one run of the node against one gateway, in the order of x402's own client (wrapFetchWithPayment):
+ * The payments of one call of the node against one gateway, in the order of x402's own client (wrapFetchWithPayment):
  * send, read the 402, choose, sign, send once, read the receipt. The first call of a path learns its price from an
  * unpaid request; later calls sign ahead, so a paid item takes one round trip. A signed payment is sent a second time
  * only with a payment identifier, when the first sending's outcome is unknown. The ledger is released only where

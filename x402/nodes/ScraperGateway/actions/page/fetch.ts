@@ -4,7 +4,8 @@ import { FETCH_LIMITS } from '../../../../../nodes/shared/input/pageFetch';
 import { readShaping, simplifyProperties } from '../../../../../nodes/shared/descriptions/simplify';
 import type { RecordFields } from '../../../../../nodes/shared/descriptions/simplify';
 import { isToolCall } from '../../../../../nodes/shared/execution/tool';
-import { deadlineMs, getPayments, parallelRequests, paymentOptions } from '../common';
+import { deadlineMs, parallelRequests, paymentOptions } from '../common';
+import type { GatewayCall } from '../common';
 import { pageItem, SCREENSHOT_FIELD } from './fetchOutput';
 import { buildFetchRequest } from './fetchRequest';
 
@@ -22,7 +23,7 @@ const PAGE_FIELDS: RecordFields = {
 	agent: ['url', 'markdown', 'html', 'screenshot', 'payment'],
 };
 
-export const pageFetch: Operation = {
+export const pageFetch: Operation<GatewayCall> = {
 	value: 'fetch',
 	name: 'Fetch',
 	// An AI Agent's tool is described by this action ("<action> in Scraper Gateway"): it says what it returns and costs.
@@ -145,7 +146,7 @@ export const pageFetch: Operation = {
 		paymentOptions(),
 	],
 	concurrency: parallelRequests,
-	async execute(itemIndex) {
+	async execute(itemIndex, call) {
 		const body = buildFetchRequest(this, itemIndex);
 		// Read before anything is paid, like every other setting.
 		const shape = this.getNode().typeVersion >= SIMPLIFY_VERSION ? readShaping(this, itemIndex, PAGE_FIELDS) : undefined;
@@ -156,7 +157,7 @@ export const pageFetch: Operation = {
 			body.screenshot ??= false;
 		}
 		const deadline = deadlineMs(this, itemIndex, body.timeout as number | undefined);
-		const payments = await getPayments(this, itemIndex);
+		const payments = await call.payments(itemIndex);
 		const result = await payments.post({ itemIndex, path: FETCH_PATH, body, deadlineMs: deadline, base64Fields: [SCREENSHOT_FIELD], unit: ['page', 'pages'] });
 		// Version 1 gives an agent its compact page; from version 2 Simplify and the Output choice say what is kept.
 		const item = await pageItem(this, itemIndex, body, result, forAgent && !shape);

@@ -4,13 +4,14 @@ import { additionalFields } from '../../../../../nodes/shared/descriptions/colle
 import type { Operation } from '../../../../../nodes/shared/execution/operation';
 import { asRecords, findList, splitIntoItems } from '../../../../../nodes/shared/output/records';
 import { InputValidator } from '../../../../../nodes/shared/input/validation';
-import { chargedError, deadlineMs, getPayments, parallelRequests, paymentOptions } from '../common';
+import { chargedError, deadlineMs, parallelRequests, paymentOptions } from '../common';
+import type { GatewayCall } from '../common';
 
 const SEARCH_PATH = '/api/service/webSearch';
 /** Where a webSearch answer keeps its result list, when `data` is not the list itself. */
 const RESULT_LISTS = ['results', 'items', 'organic'];
 
-export const searchWeb: Operation = {
+export const searchWeb: Operation<GatewayCall> = {
 	value: 'web',
 	name: 'Web',
 	// An AI Agent's tool is described by this action ("<action> in Scraper Gateway").
@@ -63,7 +64,7 @@ export const searchWeb: Operation = {
 		]),
 	],
 	concurrency: parallelRequests,
-	async execute(itemIndex) {
+	async execute(itemIndex, call) {
 		const v = new InputValidator(this.getNode(), itemIndex);
 		const body: IDataObject = { query: v.requiredString(this.getNodeParameter('query', itemIndex), 'Query') };
 		const fields = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
@@ -75,7 +76,7 @@ export const searchWeb: Operation = {
 		if (page !== undefined) body.page = page;
 		const split = v.boolean((this.getNodeParameter('options', itemIndex, {}) as IDataObject).split ?? false, 'One Item per Result');
 
-		const payments = await getPayments(this, itemIndex);
+		const payments = await call.payments(itemIndex);
 		const result = await payments.post({ itemIndex, path: SEARCH_PATH, body, deadlineMs: deadlineMs(this, itemIndex, undefined), unit: ['search', 'searches'] });
 		const { body: envelope, receipt } = result;
 		const answer = (envelope && typeof envelope === 'object' ? envelope : {}) as IDataObject;
