@@ -3,7 +3,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import { RUN_OUTPUTS, runOutputOptions } from '../descriptions/runOutput';
 import type { RunOutput } from '../descriptions/runOutput';
 import { marketplaceRequest } from '../transport/api';
-import type { FieldLabels } from '../transport/api';
+import type { FieldLabels, ListReaderOptions } from '../transport/api';
 import { runItem, runRecordItems } from '../runs/output';
 import { isRunDone, trackRuns, waitForRuns } from '../runs/track';
 import type { TrackedRun } from '../runs/track';
@@ -16,7 +16,10 @@ import { readSimplify, simplifyProperties } from '../../shared/descriptions/simp
 import type { Shaping } from '../../shared/descriptions/simplify';
 import type { ApiRequest } from '../../shared/transport/definition';
 import { InputValidator } from '../../shared/input/validation';
-import type { ExecutionCall } from '../../shared/execution/call';
+import type { ExecutionCall, NodeCall } from '../../shared/execution/call';
+import { readListingLimit } from '../../shared/descriptions/listing';
+import { collectRecords, listingWalk } from '../../shared/paging/pages';
+import type { PageReader } from '../../shared/paging/pages';
 
 /**
  * Wait for Completion and the output shape, for every operation that starts scraping runs, and from version 3 the
@@ -179,4 +182,21 @@ export function marketplaceIdParameter(
 /** A whole-number id the user chose (picked, typed or, before version 2, a number field), checked before sending. */
 export function integerIdOf(ctx: IExecuteFunctions, name: string, label: string, itemIndex: number): number {
 	return new InputValidator(ctx.getNode(), itemIndex).integer(readId(ctx, name, itemIndex, 0), label, { min: 1 });
+}
+
+/**
+ * Return All or Limit over one of the section C listings (results, scrapers): Options' Page Size, stored as `perPage`
+ * (saved workflows keep it), is sent as per_page; `what` names the listing in the paging guard's messages.
+ */
+export async function readListing<T>(
+	call: ExecutionCall,
+	itemIndex: number,
+	pages: (call: NodeCall, pageSize: number, options: ListReaderOptions) => PageReader<T>,
+	what: string,
+): Promise<T[]> {
+	const { ctx } = call;
+	const options = ctx.getNodeParameter('options', itemIndex, {}) as IDataObject;
+	const { limit, pageSize } = readListingLimit(ctx, itemIndex, options.perPage);
+	const read = pages(call, pageSize, { itemIndex, fieldLabels: { per_page: 'Page Size' } });
+	return await collectRecords(read, 1, limit, listingWalk(ctx, itemIndex, what));
 }

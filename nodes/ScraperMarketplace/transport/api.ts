@@ -33,7 +33,7 @@ export async function marketplaceRequest<T = IDataObject>(
 	policy?: RetryPolicy,
 ): Promise<T> {
 	try {
-		return await apiRequest<T>(call, MARKETPLACE_API, request, itemIndex, policy);
+		return (await apiRequest<T>(call, MARKETPLACE_API, request, itemIndex, policy)).body;
 	} catch (error) {
 		throw withFieldLabels(error, fieldLabels);
 	}
@@ -146,7 +146,7 @@ function reworded404(error: unknown, message: string, description: string): unkn
 	return error;
 }
 
-interface ListReaderOptions {
+export interface ListReaderOptions {
 	itemIndex?: number;
 	fieldLabels?: FieldLabels;
 	policy?: RetryPolicy;

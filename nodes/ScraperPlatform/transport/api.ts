@@ -38,7 +38,7 @@ export async function platformRequest<T = IDataObject>(
 	itemIndex: number,
 	policy?: RetryPolicy,
 ): Promise<PlatformEnvelope<T>> {
-	return await apiRequest<PlatformEnvelope<T>>(call, PLATFORM_API, request, itemIndex, policy);
+	return (await apiRequest<PlatformEnvelope<T>>(call, PLATFORM_API, request, itemIndex, policy)).body;
 }
 
 /** A result record with `data` decoded when the listing sent it as a JSON string. */

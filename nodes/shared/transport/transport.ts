@@ -143,19 +143,9 @@ class RequestAttempts<T> {
  * - 429 is retried for every request (the service did not act on it), honouring Retry-After, within a time budget;
  * - 5xx, network errors and unreadable bodies are retried only for idempotent reads;
  * - every other status becomes an error with a message and a how-to-fix description.
+ * The answer's body comes with its headers, for answers that report in headers (a page fetch's token usage).
  */
 export async function apiRequest<T = IDataObject>(
-	call: NodeCall,
-	api: ApiDefinition,
-	request: ApiRequest,
-	itemIndex: number,
-	policy: RetryPolicy = DEFAULT_RETRY_POLICY,
-): Promise<T> {
-	return (await apiExchange<T>(call, api, request, itemIndex, policy)).body;
-}
-
-/** `apiRequest` with the answer's headers too, for answers that report in headers (a page fetch's token usage). */
-export async function apiExchange<T = IDataObject>(
 	call: NodeCall,
 	api: ApiDefinition,
 	request: ApiRequest,

@@ -3,11 +3,11 @@ import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 import { resultsPageReader } from '../../transport/api';
 import { contentRecords } from '../../runs/output';
 import { recordOrigin } from '../../transport/vocabulary';
+import { readListing } from '../common';
 import { optionsCollection } from '../../../shared/descriptions/collections';
-import { readListingLimit, returnAllProperties } from '../../../shared/descriptions/listing';
+import { returnAllProperties } from '../../../shared/descriptions/listing';
 import type { Operation } from '../../../shared/execution/operation';
 import { splitIntoItems } from '../../../shared/output/records';
-import { collectRecords, listingWalk } from '../../../shared/paging/pages';
 import { InputValidator } from '../../../shared/input/validation';
 
 export const resultGetMany: Operation = {
@@ -37,12 +37,8 @@ export const resultGetMany: Operation = {
 	],
 	async execute(itemIndex, call) {
 		const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
-		// Stored as `perPage` (saved workflows keep it); the page size of the shared listing limit, sent as per_page.
-		const { limit, pageSize } = readListingLimit(this, itemIndex, options.perPage);
 		const split = new InputValidator(this.getNode(), itemIndex).boolean(options.split ?? false, 'Split Into Items');
-
-		const read = resultsPageReader(call, pageSize, { itemIndex, fieldLabels: { per_page: 'Page Size' } });
-		const results = await collectRecords(read, 1, limit, listingWalk(this, itemIndex, 'the results list'));
+		const results = await readListing(call, itemIndex, resultsPageReader, 'the results list');
 		if (!split) return results.map((json): INodeExecutionData => ({ json }));
 		return results.flatMap((result) =>
 			splitIntoItems(contentRecords(result.content), itemIndex, recordOrigin(result.scraper_id, result.scraping_run_id, result)),

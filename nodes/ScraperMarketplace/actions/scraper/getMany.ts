@@ -1,11 +1,11 @@
-import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
+import type { INodeExecutionData } from 'n8n-workflow';
 
 import { scrapersPageReader } from '../../transport/api';
 import { LARGEST_SCRAPERS_PAGE } from '../../transport/vocabulary';
+import { readListing } from '../common';
 import { optionsCollection } from '../../../shared/descriptions/collections';
-import { readListingLimit, returnAllProperties } from '../../../shared/descriptions/listing';
+import { returnAllProperties } from '../../../shared/descriptions/listing';
 import type { Operation } from '../../../shared/execution/operation';
-import { collectRecords, listingWalk } from '../../../shared/paging/pages';
 
 export const scraperGetMany: Operation = {
 	value: 'getMany',
@@ -26,11 +26,8 @@ export const scraperGetMany: Operation = {
 		]),
 	],
 	async execute(itemIndex, call) {
-		const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
-		const { limit, pageSize } = readListingLimit(this, itemIndex, options.perPage);
-		const read = scrapersPageReader(call, pageSize, { itemIndex, fieldLabels: { per_page: 'Page Size' } });
 		// New scrapers enter the list at the top and push the rest down a page: the guard leaves out one met again.
-		const scrapers = await collectRecords(read, 1, limit, listingWalk(this, itemIndex, 'the scrapers list'));
+		const scrapers = await readListing(call, itemIndex, scrapersPageReader, 'the scrapers list');
 		return scrapers.map((json): INodeExecutionData => ({ json }));
 	},
 };

@@ -5,7 +5,7 @@ import type { Operation } from '../../../shared/execution/operation';
 import { FETCH_LIMITS, publicPageUrl, readFetchSettings } from '../../../shared/input/pageFetch';
 import { readShaping, simplifyProperties } from '../../../shared/descriptions/simplify';
 import type { RecordFields } from '../../../shared/descriptions/simplify';
-import { apiExchange } from '../../../shared/transport/transport';
+import { apiRequest } from '../../../shared/transport/transport';
 import type { ApiAnswer } from '../../../shared/transport/transport';
 import { InputValidator } from '../../../shared/input/validation';
 import { PLATFORM_API } from '../../transport/api';
@@ -171,7 +171,7 @@ export const pageFetch: Operation = {
 		// Read before anything is sent, like every other setting.
 		const shape = readShaping(this, itemIndex, PAGE_FIELDS);
 		const url = qs.url as string;
-		const answer = await apiExchange<string>(
+		const answer = await apiRequest<string>(
 			call,
 			PLATFORM_API,
 			{

@@ -8,7 +8,7 @@ import { collectRecords, listingWalk } from '../../../shared/paging/pages';
 import type { PageReader } from '../../../shared/paging/pages';
 import { readShaping, simplifyProperties } from '../../../shared/descriptions/simplify';
 import type { RecordFields } from '../../../shared/descriptions/simplify';
-import { apiExchange } from '../../../shared/transport/transport';
+import { apiRequest } from '../../../shared/transport/transport';
 import type { ApiRequest } from '../../../shared/transport/definition';
 import { PLATFORM_API } from '../../transport/api';
 import { SEARCH_HOST } from '../../transport/hosts';
@@ -94,7 +94,7 @@ function searchRequest(request: SearchRequest, page: number | undefined, format:
 
 /** The result page's HTML, for the page the user chose. */
 async function resultPageHtml(call: ExecutionCall, request: SearchRequest, itemIndex: number): Promise<INodeExecutionData[]> {
-	const answer = await apiExchange<string>(call, PLATFORM_API, searchRequest(request, request.page, 'html'), itemIndex);
+	const answer = await apiRequest<string>(call, PLATFORM_API, searchRequest(request, request.page, 'html'), itemIndex);
 	return [{ json: { query: request.query, page: request.page ?? 1, html: answer.body } }];
 }
 
@@ -108,7 +108,7 @@ function searchPages(call: ExecutionCall, request: SearchRequest, itemIndex: num
 	return async (page) => {
 		// Unset, the first page is the service's own: `page` is sent from the second page on.
 		const sent = request.page === undefined && page === 1 ? undefined : page;
-		const { body } = await apiExchange<IDataObject>(call, PLATFORM_API, searchRequest(request, sent, 'json'), itemIndex);
+		const { body } = await apiRequest<IDataObject>(call, PLATFORM_API, searchRequest(request, sent, 'json'), itemIndex);
 		const results = resultsOf(body);
 		if (!results && wholeAnswer) {
 			answers.push(body ?? {});
