@@ -9,9 +9,9 @@ export function bulkOutputOptions(recordsNote = ''): INodePropertyOptions[] {
 			description: 'Status, summary counts, per-URL details and all merged records in one item',
 		},
 		{
-			name: 'One Item per Merged Record',
+			name: 'One Item per Record',
 			value: 'records',
-			description: `Each merged record as its own item with the bulk job ID on it, ready for a spreadsheet${recordsNote}`,
+			description: `Each merged record (what the job extracted from all its URLs) as its own item with the bulk job ID on it, ready for a spreadsheet${recordsNote}`,
 		},
 	];
 }

@@ -43,7 +43,7 @@ const searchOptions: INodeProperties[] = [
 		type: 'options',
 		default: 'results',
 		options: [
-			{ name: 'One Item per Result', value: 'results', description: 'Rank, title, URL, site and snippet of each result' },
+			{ name: 'One Item per Record', value: 'results', description: 'Each search result as its own item: rank, title, URL, site and snippet' },
 			{ name: 'Result Page HTML', value: 'html', description: "Google's result page as HTML, one page ('Return All' and 'Limit' do not apply)" },
 			{ name: 'Whole Answer', value: 'answer', description: "One item per page read: the service's answer as it is" },
 		],
@@ -101,7 +101,7 @@ async function resultPageHtml(call: ExecutionCall, request: SearchRequest, itemI
 /**
  * The pages of one search from the first asked for, as a page reader: each page's results with the query and page,
  * the next page while this one had results. `answers` keeps every answer read, for Whole Answer, which also takes an
- * answer without a result list as it is (and reads no further); One Item per Result cannot, and says so.
+ * answer without a result list as it is (and reads no further); One Item per Record cannot, and says so.
  */
 function searchPages(call: ExecutionCall, request: SearchRequest, itemIndex: number, answers: IDataObject[], wholeAnswer: boolean): PageReader<IDataObject> {
 	const { ctx } = call;

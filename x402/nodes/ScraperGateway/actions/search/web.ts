@@ -55,7 +55,7 @@ export const searchWeb: Operation<GatewayCall> = {
 		]),
 		paymentOptions([
 			{
-				displayName: 'One Item per Result',
+				displayName: 'Split Into Items',
 				name: 'split',
 				type: 'boolean',
 				default: true,
@@ -74,7 +74,7 @@ export const searchWeb: Operation<GatewayCall> = {
 		if (language !== undefined) body.language = language;
 		const page = v.optionalInteger(fields.page, 'Page', { min: 1 });
 		if (page !== undefined) body.page = page;
-		const split = v.boolean((this.getNodeParameter('options', itemIndex, {}) as IDataObject).split ?? false, 'One Item per Result');
+		const split = v.boolean((this.getNodeParameter('options', itemIndex, {}) as IDataObject).split ?? false, 'Split Into Items');
 
 		const payments = await call.payments(itemIndex);
 		const result = await payments.post({ itemIndex, path: SEARCH_PATH, body, deadlineMs: deadlineMs(this, itemIndex, undefined), unit: ['search', 'searches'] });
