@@ -3,8 +3,9 @@
 // its output kept (and shown too, if asked), waited for until ready (a log line, a port, a probe), stopped with its
 // whole group (its stop signal, SIGKILL after a grace period, then SIGKILL to whatever of the group is left: a task
 // runner, a PostgreSQL backend), and never left running: groups.ts kills it when this process exits or is
-// interrupted. A readiness wait that fails stops it before it throws.
-import { spawn, type ChildProcess } from 'node:child_process';
+// interrupted. A readiness wait that fails stops it before it throws. A program that starts no children of its own (the
+// simulator's anvil) can instead run in this process's group and die with this process (`group`, `dieWithParent`).
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 
 import type { Env } from './commands';
 import { killGroup, trackGroup, untrackGroup } from './groups';
@@ -28,6 +29,18 @@ interface ManagedProcessOptions {
 	/** What stop() sends first (default SIGTERM) and how long it waits before SIGKILL (default 15 s). */
 	stopSignal?: NodeJS.Signals;
 	graceMs?: number;
+	/**
+	 * 'own' (default): a process group of its own, signalled as a group. 'parent': this process's group, so whatever
+	 * signals that group (Ctrl-C in a terminal, a group stop by whoever started this process) reaches it too; it is
+	 * then signalled alone.
+	 */
+	group?: 'own' | 'parent';
+	/**
+	 * Linux with setpriv (util-linux): the kernel SIGKILLs it when the thread that started it ends, so when this
+	 * process dies, by SIGKILL too (PR_SET_PDEATHSIG, set by setpriv before it execs the program: same pid, no wrapper
+	 * left). Elsewhere nothing more than the exit hooks.
+	 */
+	dieWithParent?: boolean;
 }
 
 const sleep = async (ms: number) => await new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -41,6 +54,14 @@ async function within(promise: Promise<unknown>, ms: number): Promise<boolean> {
 	} finally {
 		clearTimeout(timer);
 	}
+}
+
+let parentDeathSignal: boolean | undefined;
+
+/** True when `setpriv --pdeathsig` can run a program (asked once). */
+function canSetParentDeathSignal(): boolean {
+	parentDeathSignal ??= process.platform === 'linux' && spawnSync('setpriv', ['--help'], { encoding: 'utf8' }).stdout?.includes('--pdeathsig') === true;
+	return parentDeathSignal;
 }
 
 export class ManagedProcess {
@@ -57,9 +78,10 @@ export class ManagedProcess {
 		args: string[],
 		private readonly options: ManagedProcessOptions,
 	) {
-		this.child = spawn(cmd, args, { cwd: options.cwd, env: options.env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+		const [command, commandArgs] = options.dieWithParent && canSetParentDeathSignal() ? ['setpriv', ['--pdeathsig', 'KILL', '--', cmd, ...args]] : [cmd, args];
+		this.child = spawn(command, commandArgs, { cwd: options.cwd, env: options.env, stdio: ['ignore', 'pipe', 'pipe'], detached: options.group !== 'parent' });
 		const pid = this.child.pid;
-		if (pid) trackGroup(pid, { kill: () => killGroup(pid, 'SIGKILL'), stop: async () => await this.stop() });
+		if (pid) trackGroup(pid, { kill: () => this.send('SIGKILL'), stop: async () => await this.stop() });
 		this.child.stdout?.on('data', (d: Buffer) => this.append(d.toString(), options.echo ? process.stdout : undefined));
 		this.child.stderr?.on('data', (d: Buffer) => this.append(d.toString(), options.echo ? process.stderr : undefined));
 		this.exited = new Promise<void>((resolve) => {
@@ -135,13 +157,19 @@ export class ManagedProcess {
 	async stop(signal = this.options.stopSignal ?? 'SIGTERM', graceMs = this.options.graceMs ?? 15_000): Promise<void> {
 		const pid = this.pid;
 		if (this.running) {
-			killGroup(pid, signal);
-			if (!(await this.waitForExit(graceMs))) killGroup(pid, 'SIGKILL');
+			this.send(signal);
+			if (!(await this.waitForExit(graceMs))) this.send('SIGKILL');
 			await this.waitForExit(5_000);
 		}
-		killGroup(pid, 'SIGKILL');
+		this.send('SIGKILL');
 		if (pid) untrackGroup(pid);
 		await within(this.closed, 2_000);
+	}
+
+	/** Signals its group, or, in this process's group, the process itself while it runs (never a reused pid). */
+	private send(signal: NodeJS.Signals): void {
+		if (this.options.group !== 'parent') killGroup(this.pid, signal);
+		else if (this.running) this.child.kill(signal);
 	}
 
 	private append(text: string, echo?: NodeJS.WriteStream): void {

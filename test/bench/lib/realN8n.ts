@@ -48,9 +48,30 @@ export interface WorkflowNode {
 	onError?: 'continueRegularOutput' | 'continueErrorOutput' | 'stopWorkflow';
 }
 
+type TimedKind = 'ours' | 'httpRequest';
+
 /** Manual Trigger -> N items -> (HTTP Request, our node) x (1 warm-up + rounds), chained: each gets the same N items. */
-function anchorWorkflow(items: number, rounds: number, baseUrl: string): { workflow: object; timed: Array<{ name: string; kind: 'ours' | 'httpRequest' }> } {
-	const nodes: WorkflowNode[] = [
+function anchorWorkflow(items: number, rounds: number, baseUrl: string): { workflow: object; timed: Array<{ name: string; kind: TimedKind }> } {
+	const nodes = itemNodes(items);
+	const timed: Array<{ name: string; kind: TimedKind }> = [];
+	for (let round = 0; round <= rounds; round++) {
+		// Round 0 warms both up (JIT, first connections); rounds alternate which one goes first.
+		const pair: TimedKind[] = round % 2 === 0 ? ['httpRequest', 'ours'] : ['ours', 'httpRequest'];
+		for (const kind of pair) {
+			const name = `${kind === 'ours' ? 'Scraper Platform' : 'HTTP Request'} ${round === 0 ? 'warm-up' : round}`;
+			nodes.push(timedNode(kind, name, nodes.length, baseUrl));
+			if (round > 0) timed.push({ name, kind });
+		}
+	}
+	return {
+		workflow: { id: 'benchHttpAnchor1', name: 'Bench: HTTP Request node vs Scraper Platform', active: false, nodes, connections: chained(nodes), settings: { executionOrder: 'v1' } },
+		timed,
+	};
+}
+
+/** Manual Trigger -> Set (an array of N numbers) -> Split Out: N items. */
+function itemNodes(items: number): WorkflowNode[] {
+	return [
 		{ id: 'b0000000-0000-4000-8000-000000000001', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
 		{
 			id: 'b0000000-0000-4000-8000-000000000002',
@@ -74,49 +95,38 @@ function anchorWorkflow(items: number, rounds: number, baseUrl: string): { workf
 			parameters: { fieldToSplitOut: 'n', include: 'noOtherFields', options: {} },
 		},
 	];
-	const timed: Array<{ name: string; kind: 'ours' | 'httpRequest' }> = [];
-	for (let round = 0; round <= rounds; round++) {
-		// Round 0 warms both up (JIT, first connections); rounds alternate which one goes first.
-		const pair: Array<'ours' | 'httpRequest'> = round % 2 === 0 ? ['httpRequest', 'ours'] : ['ours', 'httpRequest'];
-		for (const kind of pair) {
-			const name = `${kind === 'ours' ? 'Scraper Platform' : 'HTTP Request'} ${round === 0 ? 'warm-up' : round}`;
-			const index = nodes.length;
-			const id = `b0000000-0000-4000-8000-${String(index + 1).padStart(12, '0')}`;
-			nodes.push(
-				kind === 'ours'
-					? {
-							id,
-							name,
-							type: 'n8n-nodes-scraper-service.scraperPlatform',
-							typeVersion: 1,
-							position: [200 * index, 0],
-							parameters: { resource: 'account', operation: 'get' },
-							credentials: { scraperPlatformApi: { id: 'benchPlatform0001', name: 'Platform (bench)' } },
-						}
-					: {
-							id,
-							name,
-							type: 'n8n-nodes-base.httpRequest',
-							typeVersion: HTTP_REQUEST_VERSION,
-							position: [200 * index, 0],
-							parameters: {
-								url: `${baseUrl}/api/v1/subscription-accounts`,
-								authentication: 'genericCredentialType',
-								genericAuthType: 'httpHeaderAuth',
-								options: {},
-							},
-							credentials: { httpHeaderAuth: { id: 'benchHeader00001', name: 'x-api-token (bench)' } },
-						},
-			);
-			if (round > 0) timed.push({ name, kind });
-		}
+}
+
+/** Our node (Account > Get) or n8n's HTTP Request node (the same GET with Header Auth), as the workflow's `index`th node. */
+function timedNode(kind: TimedKind, name: string, index: number, baseUrl: string): WorkflowNode {
+	const id = `b0000000-0000-4000-8000-${String(index + 1).padStart(12, '0')}`;
+	if (kind === 'ours') {
+		return {
+			id,
+			name,
+			type: 'n8n-nodes-scraper-service.scraperPlatform',
+			typeVersion: 1,
+			position: [200 * index, 0],
+			parameters: { resource: 'account', operation: 'get' },
+			credentials: { scraperPlatformApi: { id: 'benchPlatform0001', name: 'Platform (bench)' } },
+		};
 	}
+	return {
+		id,
+		name,
+		type: 'n8n-nodes-base.httpRequest',
+		typeVersion: HTTP_REQUEST_VERSION,
+		position: [200 * index, 0],
+		parameters: { url: `${baseUrl}/api/v1/subscription-accounts`, authentication: 'genericCredentialType', genericAuthType: 'httpHeaderAuth', options: {} },
+		credentials: { httpHeaderAuth: { id: 'benchHeader00001', name: 'x-api-token (bench)' } },
+	};
+}
+
+/** Each node's main output into the next one's input. */
+function chained(nodes: WorkflowNode[]): Record<string, { main: Array<Array<{ node: string; type: 'main'; index: 0 }>> }> {
 	const connections: Record<string, { main: Array<Array<{ node: string; type: 'main'; index: 0 }>> }> = {};
 	for (let i = 0; i < nodes.length - 1; i++) connections[nodes[i].name] = { main: [[{ node: nodes[i + 1].name, type: 'main', index: 0 }]] };
-	return {
-		workflow: { id: 'benchHttpAnchor1', name: 'Bench: HTTP Request node vs Scraper Platform', active: false, nodes, connections, settings: { executionOrder: 'v1' } },
-		timed,
-	};
+	return connections;
 }
 
 function executionTime(run: N8nRun, name: string, items: number): number {

@@ -1,16 +1,19 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-dangerous-functions -- the simulator is test code that runs in plain Node, never inside n8n; it spawns and reaps the local anvil chain (a fixed binary with fixed arguments) */
-import { spawn, type ChildProcess } from 'node:child_process';
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- the simulator is test code that runs in plain Node, never inside n8n; it finds the local anvil chain's binary and runs it */
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 
+import { ManagedProcess } from '../../../scripts/demo/managed-process';
 import { freePort } from '../../../scripts/demo/ports';
 
 /**
  * The local chain of the gateway simulator: the anvil binary shipped in the registry package
  * `@foundry-rs/anvil-<platform>` (no download), spawned directly (a wrapper like npx would survive a kill of
- * its own process and leave anvil running), on a free loopback port. Every anvil started here is killed by
- * `stop()`, and also when the Node process exits or is interrupted, so none outlives the test process.
+ * its own process and leave anvil running), on a free loopback port, as a ManagedProcess
+ * (scripts/demo/managed-process.ts) like every long-running child. It runs in this process's group, so a signal
+ * to that group (Ctrl-C, the demo or the e2e runner stopping the simulator) reaches anvil too, and it dies with
+ * this process, SIGKILL included, where setpriv can tell the kernel so (Linux). It is killed by `stop()`, and by
+ * the exit hooks of scripts/demo/groups.ts when this process exits or is interrupted (also under jest).
  */
 
 const PLATFORM_PACKAGES: Record<string, string> = {
@@ -42,37 +45,6 @@ export function anvilBinaryPath(): string {
 	return binary;
 }
 
-const running = new Set<ChildProcess>();
-let exitHooksInstalled = false;
-
-function killAllSync(): void {
-	for (const child of running) {
-		try {
-			child.kill('SIGKILL');
-		} catch {
-			// Already gone: nothing left to reap.
-		}
-	}
-	running.clear();
-}
-
-/** Kills every anvil on process exit, and on SIGINT/SIGTERM when nobody else handles those signals. */
-function installExitHooks(): void {
-	if (exitHooksInstalled) return;
-	exitHooksInstalled = true;
-	process.on('exit', killAllSync);
-	for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
-		// With another listener present, that listener owns the exit; 'exit' above still reaps anvil then.
-		if (process.listenerCount(signal) > 0) continue;
-		const handler = () => {
-			killAllSync();
-			process.removeListener(signal, handler);
-			process.kill(process.pid, signal);
-		};
-		process.on(signal, handler);
-	}
-}
-
 export interface AnvilOptions {
 	/** Port to bind; a free one when omitted. */
 	port?: number;
@@ -88,17 +60,16 @@ export class AnvilProcess {
 		readonly rpcUrl: string,
 		readonly port: number,
 		readonly chainId: number,
-		private readonly child: ChildProcess,
-		private readonly exited: Promise<void>,
+		private readonly managed: ManagedProcess,
 	) {}
 
 	/** Process id of the anvil binary (not of a wrapper). */
 	get pid(): number {
-		return this.child.pid as number;
+		return this.managed.pid as number;
 	}
 
 	get isRunning(): boolean {
-		return this.child.exitCode === null && this.child.signalCode === null;
+		return this.managed.running;
 	}
 
 	static async start(options: AnvilOptions = {}): Promise<AnvilProcess> {
@@ -115,63 +86,31 @@ export class AnvilProcess {
 		throw lastError;
 	}
 
+	/** Starts anvil and waits until its RPC answers with the chain id; a failed wait has stopped it. */
 	private static async startOnce(port: number, options: AnvilOptions): Promise<AnvilProcess> {
-		installExitHooks();
 		const chainId = options.chainId ?? 31337;
 		const args = ['--host', '127.0.0.1', '--port', String(port), '--chain-id', String(chainId), '--silent'];
 		args.push('--accounts', String(options.accounts ?? 10));
-		const child = spawn(anvilBinaryPath(), args, { stdio: ['ignore', 'ignore', 'pipe'] });
-		running.add(child);
-		let stderr = '';
-		child.stderr?.on('data', (chunk: Buffer) => {
-			stderr = (stderr + chunk.toString('utf8')).slice(-4000);
-		});
-		const exited = new Promise<void>((resolve) => {
-			child.once('exit', () => {
-				running.delete(child);
-				resolve();
-			});
-			child.once('error', (error) => {
-				stderr += String(error);
-				running.delete(child);
-				resolve();
-			});
-		});
+		const managed = ManagedProcess.start('anvil', anvilBinaryPath(), args, { group: 'parent', dieWithParent: true, graceMs: 3_000, maxLogChars: 4_000 });
 		const rpcUrl = `http://127.0.0.1:${port}`;
-		const anvil = new AnvilProcess(rpcUrl, port, chainId, child, exited);
-		const deadline = Date.now() + (options.startTimeoutMs ?? 20_000);
-		for (;;) {
-			if (!anvil.isRunning || child.pid === undefined) {
-				running.delete(child);
-				throw new Error(`anvil exited before answering on port ${port}: ${stderr.trim() || 'no output'}`);
-			}
-			try {
-				const response = await fetch(rpcUrl, {
-					method: 'POST',
-					headers: { 'content-type': 'application/json' },
-					body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: [] }),
-				});
-				const body = (await response.json()) as { result?: string };
-				if (body.result !== undefined && Number(body.result) === chainId) return anvil;
-			} catch {
-				// Not listening yet: poll again.
-			}
-			if (Date.now() > deadline) {
-				await anvil.stop();
-				throw new Error(`anvil did not answer on ${rpcUrl} within the start timeout: ${stderr.trim()}`);
-			}
-			await new Promise((r) => setTimeout(r, 40));
-		}
+		await managed.waitUntil(`answer eth_chainId ${chainId} on ${rpcUrl}`, async () => await answersChainId(rpcUrl, chainId), options.startTimeoutMs ?? 20_000, 40);
+		return new AnvilProcess(rpcUrl, port, chainId, managed);
 	}
 
 	/** Stops anvil (SIGTERM, then SIGKILL after 3 s) and waits until the process is gone. */
 	async stop(): Promise<void> {
-		if (this.isRunning) {
-			this.child.kill('SIGTERM');
-			const timer = setTimeout(() => this.child.kill('SIGKILL'), 3_000);
-			await this.exited;
-			clearTimeout(timer);
-		}
-		running.delete(this.child);
+		await this.managed.stop();
 	}
+}
+
+/** True when the RPC at `rpcUrl` answers eth_chainId with `chainId`. */
+async function answersChainId(rpcUrl: string, chainId: number): Promise<boolean> {
+	const response = await fetch(rpcUrl, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json' },
+		body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: [] }),
+		signal: AbortSignal.timeout(5_000),
+	});
+	const body = (await response.json()) as { result?: string };
+	return body.result !== undefined && Number(body.result) === chainId;
 }

@@ -75,20 +75,43 @@ export function tableRow(variant: string, engine: string, r: RunStats, items: nu
 	return `| ${variant} | ${engine} | ${thousands(Math.round(r.wallMs))} ms | ${thousands(r.answered)} of ${thousands(items)} | ${thousands(r.failed)} | ${thousands(r.sent)} | ${thousands(r.refused)} (${pct(r.refused, r.sent).toFixed(1)} %) | ${r.peak} | ${perSecond.toFixed(1)} |`;
 }
 
+/** What every part of a workload's report reads: its name, the physical limit, the medians and the real n8n's runs. */
+interface WorkloadFacts {
+	w: Workload;
+	h: HarnessResult;
+	real: RealResult;
+	name: string;
+	floor: number;
+	auto: number;
+	seq: number;
+	realOurs: RunStats;
+	http: RealResult['httpRequest'][Workload['key']];
+	runsText: string;
+}
+
 export function workloadResult(settings: BenchSettings, w: Workload, h: HarnessResult, real: RealResult): { measures: Measure[]; notes: string[]; setup: string } {
+	const facts: WorkloadFacts = {
+		w,
+		h,
+		real,
+		name: `${thousands(w.items)} x ${w.title} (${thousands(w.latencyMs)} ms, limit ${w.limit})`,
+		floor: floorMs(w),
+		auto: median(h.autoSamples),
+		seq: h.sequential.wallMs,
+		realOurs: real.ours[w.key],
+		http: real.httpRequest[w.key],
+		runsText: h.repeated ? `median of ${h.autoSamples.length}` : 'one run',
+	};
+	const measures = [...headlineMeasures(facts), ...countMeasures(facts)];
+	return { measures, notes: workloadNotes(facts), setup: workloadSetup(settings, facts) };
+}
+
+/** Auto against sequential, the physical limit and n8n's HTTP Request node. */
+function headlineMeasures({ w, h, real, name, floor, auto, seq, realOurs, http }: WorkloadFacts): Measure[] {
 	const k = w.key;
-	const name = `${thousands(w.items)} x ${w.title} (${thousands(w.latencyMs)} ms, limit ${w.limit})`;
-	const floor = floorMs(w);
-	const auto = median(h.autoSamples);
-	const seq = h.sequential.wallMs;
 	const speedup = seq / auto;
-	const realOurs = real.ours[k];
-	const http = real.httpRequest[k];
 	const httpRatio = realOurs.wallMs / http.wallMs;
-	const share = pct(h.auto.refused, h.auto.sent);
-	const failedAuto = h.autoRuns.reduce((sum, r) => sum + r.failed, 0) + realOurs.failed;
-	const runsText = h.repeated ? `median of ${h.autoSamples.length}` : 'one run';
-	const measures: Measure[] = [
+	return [
 		{
 			slug: `7.${k}.vsSequential`,
 			label: `${name}: wall time, Parallel Requests Auto vs sequential`,
@@ -129,6 +152,15 @@ export function workloadResult(settings: BenchSettings, w: Workload, h: HarnessR
 			flag: realOurs.failed > 0 ? 'items failed' : http.failed === 0 && httpRatio > 1 ? 'slower than the HTTP Request node' : undefined,
 			headline: true,
 		},
+	];
+}
+
+/** Failed items, 429s, requests and peak of Auto; the fixed-concurrency attribution; the sequential cost per item. */
+function countMeasures({ w, h, name, floor, seq, realOurs, http, runsText }: WorkloadFacts): Measure[] {
+	const k = w.key;
+	const share = pct(h.auto.refused, h.auto.sent);
+	const failedAuto = h.autoRuns.reduce((sum, r) => sum + r.failed, 0) + realOurs.failed;
+	const measures: Measure[] = [
 		{
 			slug: `7.${k}.failed`,
 			label: `${name}: failed items, Auto (every run, harness and real n8n)`,
@@ -163,7 +195,11 @@ export function workloadResult(settings: BenchSettings, w: Workload, h: HarnessR
 	}
 	const perItemSeq = (seq - w.items * w.latencyMs) / w.items;
 	measures.push({ slug: `7.${k}.perItemSequential`, label: `${name}: sequential time per item over the latency, (sequential - items x latency) / items`, unit: 'ms', value: perItemSeq });
+	return measures;
+}
 
+/** The workload's table: every variant in the harness and the real n8n, and the physical limit. */
+function workloadTable({ w, h, real, floor, auto, realOurs, http, runsText }: WorkloadFacts): string {
 	const rows = [
 		'| Variant | Engine | Wall time | Items answered | Failed items | Requests sent | 429s (share of sent) | Peak in flight | Answered per second |',
 		'|---|---|---|---|---|---|---|---|---|',
@@ -174,14 +210,21 @@ export function workloadResult(settings: BenchSettings, w: Workload, h: HarnessR
 		tableRow(`n8n's HTTP Request node, Batching ${w.batchSize} / 0 ms`, `real n8n ${real.version}`, http, w.items),
 		`| Physical limit: ${thousands(w.items)} x ${thousands(w.latencyMs)} ms / ${w.limit} | | ${thousands(floor)} ms | | | ${thousands(w.items)} | 0 | ${w.limit} | ${((1000 * w.limit) / w.latencyMs).toFixed(1)} |`,
 	];
+	return rows.join('\n');
+}
+
+function workloadNotes(facts: WorkloadFacts): string[] {
+	const { w, h, real, name, realOurs, http } = facts;
 	const autoRunsText = h.autoRuns.map((r) => `${thousands(Math.round(r.wallMs))} ms / ${thousands(r.sent)} sent / ${r.refused}x 429 / peak ${r.peak}`).join('; ');
-	const notes = [
+	return [
 		`**${name}.** Every variant against a simulator of its own with the same account limit and latency; requests, 429s and peak as that simulator counted them, failed items from the node's output (Continue On Fail / On Error: Continue).`,
-		rows.join('\n'),
+		workloadTable(facts),
 		`Auto in the harness, ${h.repeated ? 'each timed run' : 'one timed run'} (time / requests / 429s / peak): ${autoRunsText}. How its concurrency evolved (most requests in flight per ${thousands(w.latencyMs)} ms from its first request, sampled every ${Math.max(5, w.latencyMs / 10)} ms, so a window where the process was busy can show less than it had; with the 429s answered in that window): ${windowsText(h.auto)}. The same in real n8n: ${windowsText(realOurs)}.`,
 		...goalNotes(w, h, real),
 		`n8n's HTTP Request node: ${thousands(http.failed)} of ${thousands(w.items)} items failed (${pct(http.failed, w.items).toFixed(1)} %)${http.failed > 0 ? `, ${thousands(http.failedWith429)} of them with its 429 message ("Try spacing your requests out using the batching settings under 'Options'")` : ''}; it sent ${thousands(http.sent)} requests, at most ${http.peak} in flight (limit ${w.limit}), no retries. Our node in the same n8n: ${thousands(realOurs.failed)} failed, ${thousands(realOurs.sent)} requests sent, ${thousands(realOurs.refused)} answered 429${realOurs.refused > 0 ? ', each sent again after its Retry-After' : ''}.`,
 	];
-	const setup = `${name}: our node's input ${w.key === 'rerun' ? `${w.items} items, each with a URL of its own (\`url: ={{ $json.url }}\`), scraper ${SCRAPER_ID} (the demo's general AI scraper)` : `${thousands(w.items)} items, each with the id of one of ${thousands(w.items)} seeded results (\`resultId: ={{ $json.id }}\`)`}; the simulator's \`latencyMs\` ${thousands(w.latencyMs)} ms on ${w.route} (real time, in flight), \`concurrencyLimit\` ${w.limit} (429 + Retry-After: 1 past it). Sequential: one run (${seconds(w.items * w.latencyMs)} of latency alone). Auto: ${h.repeated ? `${settings.warmups} warm-up + ${h.autoSamples.length} timed runs, taking turns with Requests at Once ${w.limit} (fixed: what finding the limit costs), median` : `one timed run (its time is the fixed latency: the separate run in a real n8n, below, took ${thousands(Math.round(real.ours[w.key].wallMs))} ms against this one's ${thousands(Math.round(median(h.autoSamples)))} ms)`}.`;
-	return { measures, notes, setup };
+}
+
+function workloadSetup(settings: BenchSettings, { w, h, real, name }: WorkloadFacts): string {
+	return `${name}: our node's input ${w.key === 'rerun' ? `${w.items} items, each with a URL of its own (\`url: ={{ $json.url }}\`), scraper ${SCRAPER_ID} (the demo's general AI scraper)` : `${thousands(w.items)} items, each with the id of one of ${thousands(w.items)} seeded results (\`resultId: ={{ $json.id }}\`)`}; the simulator's \`latencyMs\` ${thousands(w.latencyMs)} ms on ${w.route} (real time, in flight), \`concurrencyLimit\` ${w.limit} (429 + Retry-After: 1 past it). Sequential: one run (${seconds(w.items * w.latencyMs)} of latency alone). Auto: ${h.repeated ? `${settings.warmups} warm-up + ${h.autoSamples.length} timed runs, taking turns with Requests at Once ${w.limit} (fixed: what finding the limit costs), median` : `one timed run (its time is the fixed latency: the separate run in a real n8n, below, took ${thousands(Math.round(real.ours[w.key].wallMs))} ms against this one's ${thousands(Math.round(median(h.autoSamples)))} ms)`}.`;
 }
