@@ -1,8 +1,10 @@
 import type { PaymentRequired, PaymentRequirements } from '@x402/core/types';
 import type { INode } from 'n8n-workflow';
 
+import type { KnownRequirement } from '../../x402/nodes/ScraperGateway/payment/requirementCache';
 import type { PaymentPolicy } from '../../x402/nodes/ScraperGateway/payment/requirements';
 import type { PaidRequest } from '../../x402/nodes/ScraperGateway/payment/request';
+import type { HttpAnswer } from '../../x402/nodes/ScraperGateway/transport';
 
 /** The payment's pieces tested on their own (no chain, no gateway) share one node, price, policy and request. */
 
@@ -31,4 +33,12 @@ export function paymentRequired(accepts: PaymentRequirements[] = [REQUIREMENT]):
 		resource: { url: 'https://gateway.example.com/api/service/scraperAPI', description: 'fetch', mimeType: 'application/json' },
 		accepts,
 	};
+}
+
+/** The fetch requirement as the cache knows it once learned. */
+export const KNOWN: KnownRequirement = { requirement: REQUIREMENT, resource: paymentRequired().resource };
+
+/** A gateway answer of `status`, with `headers` and a JSON body. */
+export function answer(status: number, headers: Record<string, string> = {}, json: unknown = {}): HttpAnswer {
+	return { status, headers, json, text: JSON.stringify(json), decoded: new Map() };
 }

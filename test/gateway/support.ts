@@ -1,8 +1,8 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals, no-console -- test code in plain Node: it wraps process.stdout/stderr and the console to prove the private key never reaches a log line */
-import type { ICredentialDataDecryptedObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
+import type { ICredentialDataDecryptedObject, IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
 import { allText, runNode, withoutItemMark } from '../harness';
-import type { RunResult } from '../harness';
+import type { RunOptions, RunResult } from '../harness';
 import { GatewaySimulator } from '../simulator/gateway';
 
 export const FETCH_ROUTE = 'POST /api/service/scraperAPI';
@@ -119,6 +119,25 @@ export function useGateway(options: { testWalletCount: number }): { sim: Gateway
 		await context.sim?.close();
 	});
 	return context;
+}
+
+/**
+ * useGateway, and every run's text kept (`seen`), so the file can prove no output, error, request or log line carries
+ * a key. `run` runs the node with test wallet `w`.
+ */
+export function useRecordedGateway(options: { testWalletCount: number }) {
+	const gw = useGateway(options);
+	const seen: string[] = [];
+	async function run(w: number, runOptions: Omit<RunOptions, 'nodeType' | 'credentials'>, credentialOverrides: IDataObject = {}): Promise<RunResult> {
+		const result = await runNode({
+			nodeType: 'scraperGateway',
+			credentials: walletCredential(gw.sim, gw.sim.testWallets[w], credentialOverrides as never),
+			...runOptions,
+		});
+		seen.push(runText(result));
+		return result;
+	}
+	return { gw, seen, run };
 }
 
 /** What one run left at the gateway and on the chain: requests, signed requests, settlements, refusals, USDC spent. */

@@ -1,6 +1,6 @@
-import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData, INodeListSearchResult, INodeParameters } from 'n8n-workflow';
 
-import { runNode } from '../harness';
+import { runListSearch, runNode } from '../harness';
 import type { RunOptions, RunResult } from '../harness';
 import { MARKETPLACE_DEMO_TOKEN, MARKETPLACE_ROUTES, MarketplaceSimulator } from '../simulator/marketplace';
 import type { MarketplaceSimulatorOptions } from '../simulator/marketplace';
@@ -68,3 +68,43 @@ export function jsonOf(items: INodeExecutionData[]): IDataObject[] {
 }
 
 export const BEARER = `Bearer ${MARKETPLACE_DEMO_TOKEN}`;
+
+/** A Real Estate Portal create and run by listing links (to give a scraper, or a run, known URLs). */
+export const portalLinks = (urls: string[]) => ({
+	resource: 'realEstatePortal',
+	operation: 'createAndRun',
+	name: 'Listings',
+	searchBy: 'links',
+	urls: urls.join('\n'),
+});
+
+/** Creates a scraper with `parameters` and waits for its first run; returns the run item. The request log is cleared. */
+export async function createFinished(ctx: MarketplaceContext, parameters: IDataObject): Promise<IDataObject> {
+	const [run] = await runOk(ctx, { ...parameters, ...WAIT });
+	expect(run.status).toBe('succeeded');
+	ctx.sim.server.log.clear();
+	return run;
+}
+
+/** `count` scrapers of the demo account, each with one finished run; ids from 101, listed newest (highest) first. */
+export function seedScrapers(ctx: MarketplaceContext, count: number, token = MARKETPLACE_DEMO_TOKEN): void {
+	for (let i = 0; i < count; i++) ctx.sim.seedRuns(token, 1);
+}
+
+/** A `From list` search of the node, as n8n's server calls it, with the node's `parameters` as they are set. */
+export async function listSearch(
+	ctx: MarketplaceContext,
+	parameters: INodeParameters,
+	method: string,
+	options: { filter?: string; paginationToken?: string } = {},
+): Promise<INodeListSearchResult> {
+	return await runListSearch({
+		nodeType: 'scraperMarketplace',
+		method,
+		parameters,
+		credentials: { scraperMarketplaceApi: { apiToken: MARKETPLACE_DEMO_TOKEN, baseUrl: ctx.sim.url } },
+		...options,
+	});
+}
+
+export const values = (result: INodeListSearchResult) => result.results.map((r) => r.value);

@@ -61,3 +61,25 @@ export const ROUTES = {
 	result: 'GET /api/v1/results/:id',
 	bandwidth: 'GET /api/v1/proxies/user/requests-bandwidth',
 } as const;
+
+/** Creates an AI scraper of `agent` on the shop's products page and returns the whole record the service answered. */
+export async function createScraper(ctx: PlatformContext, agent = 'general'): Promise<IDataObject> {
+	const result = await ctx.run({
+		resource: 'aiScraper',
+		operation: 'createAndRun',
+		url: 'https://shop.example.com/products',
+		prompt: 'Extract every product with name and price',
+		agent,
+		// The whole record: what the service answered.
+		simplify: false,
+	});
+	expect(result.error).toBeUndefined();
+	return result.items[0].json;
+}
+
+/** Three AI scrapers run on stats.example.com (paths a, b and c): the activity the Analytics operations report. */
+export async function scrapeStatsDomain(ctx: PlatformContext): Promise<void> {
+	for (const path of ['a', 'b', 'c']) {
+		await ctx.run({ resource: 'aiScraper', operation: 'createAndRun', url: `https://stats.example.com/${path}`, prompt: 'Title' });
+	}
+}

@@ -1,7 +1,7 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- reads the repository's own source files with Node's fs */
 // The shape of the house, kept by a test so it does not drift back: small files and functions, `nodes/shared/`
 // free of any one API or node, and imports that only point down (no cycles, nothing from tests).
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
 
@@ -161,5 +161,56 @@ describe('the house', () => {
 		};
 		for (const file of files) visit(file, []);
 		expect(cycles).toEqual([]);
+	});
+});
+
+/** Where each service's code lives, by the name of its test folder. */
+const SERVICE_CODE: Record<string, string> = {
+	platform: 'nodes/ScraperPlatform',
+	marketplace: 'nodes/ScraperMarketplace',
+	gateway: 'x402/nodes/ScraperGateway',
+};
+/** Test folders that are not a service's or a shared folder's: what tests the repository, the simulator, real n8n. */
+const OTHER_TEST_FOLDERS = ['project', 'simulator-tests', 'e2e'];
+
+const exists = (relative: string): boolean => existsSync(path.join(ROOT, relative));
+
+/**
+ * Why a test file stands where it does not belong, or undefined. Tests mirror the code (Microsoft Teams v2's
+ * `test/v2/node/<resource>/<operation>.test.ts` is the model): `test/<service>/<resource>/<operation>.test.ts` for an
+ * operation, `test/<service>/<folder>/` for the service's own code folders (trigger, transport, methods, runs,
+ * payment), `test/<service>/node/` for what spans a node's operations, `test/<service>/<file>.test.ts` beside a file
+ * at the service's root (and its credentials), `test/shared/<folder>/` for `nodes/shared/<folder>/`.
+ */
+function misplacedTest(file: string): string | undefined {
+	const [, top, ...rest] = file.split('/');
+	const name = path.posix.basename(file).replace(/(\.property)?\.test\.ts$/, '');
+	const folder = rest.length > 1 ? rest[0] : undefined;
+	if (OTHER_TEST_FOLDERS.includes(top)) return undefined;
+	if (rest.length > 2) return 'too deep: test/<service or shared>/<folder>/<name>.test.ts at most';
+	if (top === 'shared') return folder && exists(`nodes/shared/${folder}`) ? undefined : `no folder nodes/shared/${folder ?? ''} to mirror`;
+	const code = SERVICE_CODE[top];
+	if (!code) return `test/${top}/ is neither a service (${Object.keys(SERVICE_CODE).join(', ')}) nor shared/ nor ${OTHER_TEST_FOLDERS.join(', ')}`;
+	if (folder === undefined) return exists(`${code}/${name}.ts`) || name === 'credentials' ? undefined : `no ${code}/${name}.ts beside it`;
+	if (exists(`${code}/actions/${folder}`)) return exists(`${code}/actions/${folder}/${name}.ts`) ? undefined : `no ${code}/actions/${folder}/${name}.ts`;
+	return folder === 'node' || exists(`${code}/${folder}`) ? undefined : `no folder ${code}/${folder} (nor actions/${folder}) to mirror`;
+}
+
+describe('the tests', () => {
+	it('mirror the code: each test file stands where the code it tests stands', () => {
+		const tests = sourceFiles('test').filter((file) => file.endsWith('.test.ts'));
+		expect(tests.length).toBeGreaterThan(100);
+		expect(tests.map((file) => [file, misplacedTest(file)]).filter(([, why]) => why !== undefined)).toEqual([]);
+	});
+
+	it('give every operation a test file of its own', () => {
+		const operations = Object.entries(SERVICE_CODE).flatMap(([service, code]) =>
+			readdirSync(path.join(ROOT, code, 'actions'), { withFileTypes: true })
+				.filter((entry) => entry.isDirectory())
+				.flatMap((resource) => readdirSync(path.join(ROOT, code, 'actions', resource.name)).map((file) => ({ service, resource: resource.name, file }))),
+		);
+		const declared = operations.filter(({ service, resource, file }) => /export const \w+: Operation\b/.test(readFileSync(path.join(ROOT, SERVICE_CODE[service], 'actions', resource, file), 'utf8')));
+		expect(declared.length).toBeGreaterThan(25);
+		expect(declared.map(({ service, resource, file }) => `test/${service}/${resource}/${file.replace(/\.ts$/, '.test.ts')}`).filter((test) => !exists(test))).toEqual([]);
 	});
 });

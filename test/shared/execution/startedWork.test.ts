@@ -1,0 +1,164 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import { DEMO_MANUAL_SCRAPER_IDS } from '../../simulator/platform';
+import { ROUTES as MARKETPLACE_ROUTES, useMarketplace } from '../../marketplace/helpers';
+import { MARKETPLACE_DEMO_TOKEN } from '../../simulator/marketplace';
+import { ROUTES as PLATFORM_ROUTES, usePlatform } from '../../platform/helpers';
+
+/**
+ * Work the node started is never lost: once a bulk job or a scraping run exists, status reads that fail are ridden
+ * out with backoff up to Max Wait, and a wait that still cannot confirm the end names what was started, says not to
+ * start it again, and (Continue On Fail) carries its ids and latest state. Nothing is ever started twice.
+ */
+
+const platform = usePlatform({ bulkUrlDurationMs: 1_500, bulkConcurrency: 2 });
+const marketplace = useMarketplace({ queuedMs: 50, runMs: 1_500 });
+
+const scraperId = DEMO_MANUAL_SCRAPER_IDS[0];
+const bulkStart = (options: IDataObject) => ({
+	resource: 'bulk',
+	operation: 'start',
+	scraperId,
+	urls: 'https://a.example.com/1\nhttps://a.example.com/2',
+	waitForCompletion: true,
+	options: { pollIntervalSeconds: 1, ...options },
+});
+const search = (options: IDataObject) => ({
+	resource: 'lead',
+	operation: 'createAndRunSearch',
+	name: 'Roofers',
+	searchType: 'keywords',
+	keywords: 'roofers austin',
+	limitPages: 1,
+	waitForCompletion: true,
+	options: { pollIntervalSeconds: 1, ...options },
+});
+
+describe('Bulk > Start with Wait for Completion', () => {
+	it('rides out status reads that fail beyond the transport retries, and completes with one job', async () => {
+		// Five failed reads: one whole read of four attempts and more, where the wait used to give up after four.
+		platform.sim.server.faults.add({ kind: 'status', status: 503, routes: [PLATFORM_ROUTES.result], times: 5 });
+		const result = await platform.run(bulkStart({ maxWaitSeconds: 120 }));
+		expect(result.error).toBeUndefined();
+		expect(result.items[0].json).toMatchObject({ completed: true });
+		expect(platform.sim.server.log.count(PLATFORM_ROUTES.bulk)).toBe(1);
+		expect(platform.sim.server.log.count(PLATFORM_ROUTES.result)).toBeGreaterThan(5);
+	}, 120_000);
+
+	it('reads failing until Max Wait: the message names the job, says not to start it again, and reads went on until Max Wait', async () => {
+		platform.sim.server.faults.add({ kind: 'status', status: 503, routes: [PLATFORM_ROUTES.result] });
+		const started = Date.now();
+		// A read of four attempts ends within 1 + 7 s (backoff with jitter), so 12 s leaves room for a second read.
+		const result = await platform.run(bulkStart({ maxWaitSeconds: 12 }));
+		const id = platform.sim.server.log.for(PLATFORM_ROUTES.result)[0].path.split('/').pop() as string;
+		expect(result.error?.message).toBe(
+			`Bulk job "${id}" was started, but its status could not be read: Scraper Platform could not complete the request (503): Service Unavailable [item 0]`,
+		);
+		expect(result.error?.description).toMatch(/^Do not start it again: it goes on in the service\. Read it later with Bulk > Get \('Bulk Job ID' /);
+		expect(Date.now() - started).toBeGreaterThanOrEqual(12_000);
+		// More than one read's four attempts: the wait read again after the first read gave up.
+		expect(platform.sim.server.log.count(PLATFORM_ROUTES.result)).toBeGreaterThan(4);
+		expect(platform.sim.server.log.count(PLATFORM_ROUTES.bulk)).toBe(1);
+	}, 60_000);
+
+	it('with Continue On Fail the item carries the job id and its latest known state', async () => {
+		platform.sim.server.faults.add({ kind: 'status', status: 503, routes: [PLATFORM_ROUTES.result] });
+		const result = await platform.run(bulkStart({ maxWaitSeconds: 2 }), { continueOnFail: true });
+		expect(result.error).toBeUndefined();
+		const item = result.items[0].json;
+		expect(item.error).toMatch(/^Bulk job "[^"]+" was started, but its status could not be read/);
+		expect(item.bulkJobId).toEqual(expect.any(String));
+		expect(item.error).toContain(item.bulkJobId as string);
+		expect(item.latestState).toMatchObject({ id: item.bulkJobId, scraperId, completed: false });
+		expect(result.items[0].pairedItem).toEqual({ item: 0 });
+	}, 60_000);
+
+	it('a job the service no longer knows (404) ends the wait at once, naming the job', async () => {
+		platform.sim.server.faults.add({ kind: 'status', status: 404, routes: [PLATFORM_ROUTES.result] });
+		const started = Date.now();
+		const result = await platform.run(bulkStart({ maxWaitSeconds: 600 }));
+		expect(result.error?.message).toMatch(/^Bulk job "[^"]+" was started, but its status could not be read: The bulk job "[^"]+" was not found \(404\)/);
+		expect(Date.now() - started).toBeLessThan(10_000);
+		expect(platform.sim.server.log.count(PLATFORM_ROUTES.result)).toBe(1);
+	}, 30_000);
+
+	it('stopped while waiting: the message names the job that goes on', async () => {
+		platform.sim.options.bulkUrlDurationMs = 600_000;
+		try {
+			const result = await platform.run(bulkStart({ maxWaitSeconds: 600 }), { cancelAfterMs: 1_500 });
+			expect(result.error?.message).toMatch(/^Bulk job "[^"]+" was started; the execution was stopped before it finished/);
+			expect(result.error?.description).toMatch(/^Do not start it again/);
+		} finally {
+			platform.sim.options.bulkUrlDurationMs = 1_500;
+		}
+	}, 30_000);
+
+	it('without waiting, a start answered with the id only whose read fails names the job', async () => {
+		platform.sim.options.bulkStartAnswer = 'bulkResultIdOnly';
+		try {
+			platform.sim.server.faults.add({ kind: 'status', status: 503, routes: [PLATFORM_ROUTES.result] });
+			const result = await platform.run({ resource: 'bulk', operation: 'start', scraperId, urls: 'https://a.example.com/1' });
+			expect(result.error?.message).toMatch(/^Bulk job "[^"]+" was started, but its status could not be read/);
+			expect(result.error?.description).toMatch(/Do not start it again/);
+			expect(platform.sim.server.log.count(PLATFORM_ROUTES.bulk)).toBe(1);
+		} finally {
+			platform.sim.options.bulkStartAnswer = 'both';
+		}
+	}, 30_000);
+});
+
+describe('Create and Run with Wait for Completion', () => {
+	it('rides out failing run reads and outputs the finished run, created once', async () => {
+		marketplace.sim.server.faults.add({ kind: 'status', status: 503, routes: [MARKETPLACE_ROUTES.scrapingRun], times: 5 });
+		const result = await marketplace.run(search({ maxWaitSeconds: 120 }));
+		expect(result.error).toBeUndefined();
+		expect(result.items[0].json).toMatchObject({ status: 'succeeded', completed: true });
+		expect(marketplace.requests(MARKETPLACE_ROUTES.searchLeadsCreateAndRun)).toHaveLength(1);
+	}, 120_000);
+
+	it('reads failing until Max Wait: the message names the run and its scraper; Continue On Fail carries them', async () => {
+		marketplace.sim.server.faults.add({ kind: 'status', status: 503, routes: [MARKETPLACE_ROUTES.scrapingRun] });
+		const result = await marketplace.run(search({ maxWaitSeconds: 2 }), { continueOnFail: true });
+		const item = result.items[0].json;
+		const [runId] = item.scrapingRunIds as number[];
+		const [scraper] = item.scraperIds as number[];
+		expect(item.error).toBe(
+			`Scraping run ${runId} of scraper ${scraper} was started, but its status could not be read: Scraper Marketplace could not complete the request (503): Service Unavailable [item 0]`,
+		);
+		expect(item.description).toBe(
+			`Do not start it again: it goes on in the service. Read it later with Scraping Run > Get ('Scraping Run ID' ${runId}), or start a workflow when it finishes with the Scraper Run Trigger.`,
+		);
+		expect(item.latestState).toEqual([expect.objectContaining({ scraping_run_id: runId, status: expect.any(String) })]);
+		expect(marketplace.requests(MARKETPLACE_ROUTES.searchLeadsCreateAndRun)).toHaveLength(1);
+	}, 60_000);
+
+	// Every operation that starts runs and waits for them: the runs are named whatever the operation.
+	const creates: Array<[string, IDataObject, string]> = [
+		['Real Estate Portal > Create and Run', { resource: 'realEstatePortal', operation: 'createAndRun', name: 'Homes', locations: 'Bondi' }, MARKETPLACE_ROUTES.portalCreateAndRun],
+		['PDF > Create and Run', { resource: 'pdf', operation: 'createAndRun', name: 'Reports', keywords: { keyword: [{ keyword: 'annual report', prompt: 'Is it one?' }] } }, MARKETPLACE_ROUTES.pdfCreateAndRun],
+		['Lead > Create and Run Social Scraper', { resource: 'lead', operation: 'createAndRunSocial', name: 'Talk', keywords: 'crm', expectedData: 2 }, MARKETPLACE_ROUTES.socialLeadsCreateAndRun],
+	];
+	it.each(creates)('%s: failing reads end in an item naming the started run, created once', async (_name, parameters, route) => {
+		marketplace.sim.server.faults.add({ kind: 'status', status: 503, routes: [MARKETPLACE_ROUTES.scrapingRun] });
+		const result = await marketplace.run({ ...parameters, waitForCompletion: true, options: { pollIntervalSeconds: 1, maxWaitSeconds: 1 } }, { continueOnFail: true });
+		const item = result.items[0].json;
+		const runIds = item.scrapingRunIds as number[];
+		expect(runIds.length).toBeGreaterThan(0);
+		expect(item.error).toMatch(new RegExp(`^Scraping runs? ${runIds.join(', ')} of scraper \\d+ was started, but its status could not be read`));
+		expect(item.description).toMatch(/^Do not start it again/);
+		expect(marketplace.requests(route)).toHaveLength(1);
+		// The wait went on past the transport's four attempts of the first read.
+		expect(marketplace.requests(MARKETPLACE_ROUTES.scrapingRun).length).toBeGreaterThanOrEqual(4);
+	}, 60_000);
+
+	it('Scraper > Run: failing reads name the new run of that scraper, run once', async () => {
+		marketplace.sim.seedRuns(MARKETPLACE_DEMO_TOKEN, 1);
+		const listed = await marketplace.run({ resource: 'scraper', operation: 'getMany', returnAll: true });
+		const scraper = listed.items[0].json.id as number;
+		marketplace.sim.server.log.clear();
+		marketplace.sim.server.faults.add({ kind: 'status', status: 503, routes: [MARKETPLACE_ROUTES.scrapingRun] });
+		const result = await marketplace.run({ resource: 'scraper', operation: 'run', scraperId: scraper, waitForCompletion: true, options: { pollIntervalSeconds: 1, maxWaitSeconds: 1 } });
+		expect(result.error?.message).toMatch(new RegExp(`^Scraping runs? [\\d, ]+ of scraper ${scraper} was started, but its status could not be read`));
+		expect(marketplace.requests(MARKETPLACE_ROUTES.runScraper)).toHaveLength(1);
+	}, 60_000);
+});
