@@ -14,7 +14,7 @@ import type { Wallet } from './wallet';
 /** The parts of a payment identifier shared by every item of one call of the node (see `derivePaymentId`). */
 export type PaymentIdScope = Pick<PaymentIdParts, 'execution' | 'nodeId' | 'runIndex'>;
 
-interface RunPaymentOptions {
+interface CallPaymentOptions {
 	/** Most the execution may spend in total, atomic units; undefined = no limit beyond the per-request cap. */
 	maxTotalSpend?: bigint;
 	/** The execution's cancel signal: the price request's retries end on it, and nothing is signed after it. */
@@ -28,7 +28,7 @@ interface RunPaymentOptions {
  * price cap, and an authorization valid for at most an hour), its signer, and `ledger`, the execution's spend shared
  * by every call of the node (see `ledgerFor`).
  */
-export function paymentsFor(node: INode, wallet: Wallet, ledger: SpendLedger, options: RunPaymentOptions): GatewayPayments {
+export function paymentsFor(node: INode, wallet: Wallet, ledger: SpendLedger, options: CallPaymentOptions): GatewayPayments {
 	const policy: PaymentPolicy = {
 		network: wallet.network,
 		asset: wallet.tokenAddress,
