@@ -87,7 +87,8 @@ export function ourNode(w: Workload, credentialId: string): WorkflowNode {
 		id: 'c0000000-0000-4000-8000-000000000004',
 		name: 'Measured',
 		type: 'n8n-nodes-scraper-service.scraperPlatform',
-		typeVersion: 2,
+		// Version 3, where Parallel Requests is the option the parameters above set (version 2 keeps it in its own collection).
+		typeVersion: 3,
 		position: [600, 0],
 		parameters,
 		credentials: { scraperPlatformApi: { id: credentialId, name: `Platform (bench ${credentialId})` } },

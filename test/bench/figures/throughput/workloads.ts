@@ -78,7 +78,8 @@ export function ourParameters(w: Workload, parallel?: IDataObject): IDataObject 
 		w.key === 'rerun'
 			? { resource: 'aiScraper', operation: 'rerun', scraperId: SCRAPER_ID, url: '={{ $json.url }}' }
 			: { resource: 'result', operation: 'get', resultId: '={{ $json.id }}' };
-	return parallel ? { ...base, parallel } : base;
+	// From node version 3 (what runNode runs) Parallel Requests is an option: `options.parallel.settings`.
+	return parallel ? { ...base, options: { parallel: { settings: parallel } } } : base;
 }
 
 /** Samples the account's requests in flight while `fn` runs; summarises per latency-long window. */
