@@ -7,7 +7,7 @@ import type { N8nRun } from '../../../scripts/demo/n8n';
 import type { LoggedRequest } from '../../simulator/core/log';
 import { PLATFORM_DEMO_TOKEN, PlatformSimulator } from '../../simulator/platform';
 import { FETCH_ROUTES, FetchSimulator } from '../../simulator/platform/fetch';
-import { HTTP_REQUEST_VERSION, withRealN8n } from './realN8n';
+import { HTTP_REQUEST_VERSION, listItemNodes, withRealN8n } from './realN8n';
 import type { WorkflowNode } from './realN8n';
 import type { BenchSettings } from './stats';
 import { withRetry } from './stats';
@@ -32,28 +32,6 @@ const OUR_UA = 'n8n-nodes-scraper-service';
 const CREDENTIALS = { platform: { id: 'benchPlatform0008', name: 'Platform (bench 8)' }, header: { id: 'benchHeader00008', name: 'x-api-token (bench 8)' } };
 
 type Kind = 'ours' | 'httpRequest';
-
-/** The item list: one page of the simulator's fake web per item. */
-function listNodes(items: number): WorkflowNode[] {
-	const urls = `Array.from({ length: ${items} }, (_, i) => 'https://shop.example.com/bench/page-' + i)`;
-	return [
-		{ id: 'b8000000-0000-4000-8000-000000000001', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
-		{
-			id: 'b8000000-0000-4000-8000-000000000002',
-			name: 'URLs',
-			type: 'n8n-nodes-base.set',
-			typeVersion: 3.4,
-			position: [200, 0],
-			parameters: {
-				mode: 'manual',
-				assignments: { assignments: [{ id: 'b8100000-0000-4000-8000-000000000001', name: 'url', value: `={{ ${urls} }}`, type: 'array' }] },
-				includeOtherFields: false,
-				options: {},
-			},
-		},
-		{ id: 'b8000000-0000-4000-8000-000000000003', name: 'Items', type: 'n8n-nodes-base.splitOut', typeVersion: 1, position: [400, 0], parameters: { fieldToSplitOut: 'url', include: 'noOtherFields', options: {} } },
-	];
-}
 
 /** One measured node: ours at its defaults, or the HTTP Request node at its defaults with the same query and token. */
 function measuredNode(kind: Kind, name: string, index: number, fetchUrl: string): WorkflowNode {
@@ -85,7 +63,8 @@ function measuredNode(kind: Kind, name: string, index: number, fetchUrl: string)
 
 /** Items -> a warm-up of each, then `rounds` timed pairs, which goes first alternating; listed in the order n8n runs them. */
 function anchorWorkflow(items: number, rounds: number, fetchUrl: string): { workflow: object; order: Array<{ name: string; kind: Kind; timed: boolean }> } {
-	const nodes = listNodes(items);
+	// The item list: one page of the simulator's fake web per item.
+	const nodes = listItemNodes('b8', 'URLs', 'url', `Array.from({ length: ${items} }, (_, i) => 'https://shop.example.com/bench/page-' + i)`);
 	const order: Array<{ name: string; kind: Kind; timed: boolean }> = [];
 	for (let round = 0; round <= rounds; round++) {
 		const pair: Kind[] = round % 2 === 0 ? ['httpRequest', 'ours'] : ['ours', 'httpRequest'];

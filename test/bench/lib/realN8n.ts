@@ -52,7 +52,7 @@ type TimedKind = 'ours' | 'httpRequest';
 
 /** Manual Trigger -> N items -> (HTTP Request, our node) x (1 warm-up + rounds), chained: each gets the same N items. */
 function anchorWorkflow(items: number, rounds: number, baseUrl: string): { workflow: object; timed: Array<{ name: string; kind: TimedKind }> } {
-	const nodes = itemNodes(items);
+	const nodes = listItemNodes('b0', 'Numbers', 'n', `Array.from({ length: ${items} }, (_, i) => i)`);
 	const timed: Array<{ name: string; kind: TimedKind }> = [];
 	for (let round = 0; round <= rounds; round++) {
 		// Round 0 warms both up (JIT, first connections); rounds alternate which one goes first.
@@ -69,31 +69,28 @@ function anchorWorkflow(items: number, rounds: number, baseUrl: string): { workf
 	};
 }
 
-/** Manual Trigger -> Set (an array of N numbers) -> Split Out: N items. */
-function itemNodes(items: number): WorkflowNode[] {
+/**
+ * Manual Trigger -> Set (`field`: the array the expression `values` gives) -> Split Out: one item per element, the
+ * start of every real-n8n benchmark workflow. Node ids start with `idPrefix` (two hex digits), unique per workflow.
+ */
+export function listItemNodes(idPrefix: string, listName: string, field: string, values: string): WorkflowNode[] {
+	const id = (n: number) => `${idPrefix}000000-0000-4000-8000-00000000000${n}`;
 	return [
-		{ id: 'b0000000-0000-4000-8000-000000000001', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
+		{ id: id(1), name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
 		{
-			id: 'b0000000-0000-4000-8000-000000000002',
-			name: 'Numbers',
+			id: id(2),
+			name: listName,
 			type: 'n8n-nodes-base.set',
 			typeVersion: 3.4,
 			position: [200, 0],
 			parameters: {
 				mode: 'manual',
-				assignments: { assignments: [{ id: 'b1000000-0000-4000-8000-000000000001', name: 'n', value: `={{ Array.from({ length: ${items} }, (_, i) => i) }}`, type: 'array' }] },
+				assignments: { assignments: [{ id: `${idPrefix}100000-0000-4000-8000-000000000001`, name: field, value: `={{ ${values} }}`, type: 'array' }] },
 				includeOtherFields: false,
 				options: {},
 			},
 		},
-		{
-			id: 'b0000000-0000-4000-8000-000000000003',
-			name: 'Items',
-			type: 'n8n-nodes-base.splitOut',
-			typeVersion: 1,
-			position: [400, 0],
-			parameters: { fieldToSplitOut: 'n', include: 'noOtherFields', options: {} },
-		},
+		{ id: id(3), name: 'Items', type: 'n8n-nodes-base.splitOut', typeVersion: 1, position: [400, 0], parameters: { fieldToSplitOut: field, include: 'noOtherFields', options: {} } },
 	];
 }
 
@@ -123,7 +120,7 @@ function timedNode(kind: TimedKind, name: string, index: number, baseUrl: string
 }
 
 /** Each node's main output into the next one's input. */
-function chained(nodes: WorkflowNode[]): Record<string, { main: Array<Array<{ node: string; type: 'main'; index: 0 }>> }> {
+export function chained(nodes: WorkflowNode[]): Record<string, { main: Array<Array<{ node: string; type: 'main'; index: 0 }>> }> {
 	const connections: Record<string, { main: Array<Array<{ node: string; type: 'main'; index: 0 }>> }> = {};
 	for (let i = 0; i < nodes.length - 1; i++) connections[nodes[i].name] = { main: [[{ node: nodes[i + 1].name, type: 'main', index: 0 }]] };
 	return connections;

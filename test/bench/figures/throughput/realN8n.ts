@@ -4,7 +4,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { N8N_STABLE } from '../../../../scripts/demo/runtime';
 import type { N8nRun } from '../../../../scripts/demo/n8n';
 import { PLATFORM_DEMO_TOKEN, PlatformSimulator } from '../../../simulator/platform';
-import { HTTP_REQUEST_VERSION, withRealN8n } from '../../lib/realN8n';
+import { chained, HTTP_REQUEST_VERSION, listItemNodes, withRealN8n } from '../../lib/realN8n';
 import type { RealN8nSession, WorkflowNode } from '../../lib/realN8n';
 import type { BenchSettings } from '../../lib/stats';
 import { withRetry } from '../../lib/stats';
@@ -18,30 +18,7 @@ export const HEADER_CREDENTIAL = { id: 'benchThrHeader01', name: 'x-api-token (b
 export function itemsNodes(w: Workload, ids: string[], tag: string): WorkflowNode[] {
 	const field = w.key === 'rerun' ? 'url' : 'id';
 	const values = w.key === 'rerun' ? `Array.from({ length: ${w.items} }, (_, i) => 'https://shop.example.com/throughput/${tag}/' + i)` : JSON.stringify(ids);
-	return [
-		{ id: 'c0000000-0000-4000-8000-000000000001', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
-		{
-			id: 'c0000000-0000-4000-8000-000000000002',
-			name: 'List',
-			type: 'n8n-nodes-base.set',
-			typeVersion: 3.4,
-			position: [200, 0],
-			parameters: {
-				mode: 'manual',
-				assignments: { assignments: [{ id: 'c1000000-0000-4000-8000-000000000001', name: field, value: `={{ ${values} }}`, type: 'array' }] },
-				includeOtherFields: false,
-				options: {},
-			},
-		},
-		{
-			id: 'c0000000-0000-4000-8000-000000000003',
-			name: 'Items',
-			type: 'n8n-nodes-base.splitOut',
-			typeVersion: 1,
-			position: [400, 0],
-			parameters: { fieldToSplitOut: field, include: 'noOtherFields', options: {} },
-		},
-	];
+	return listItemNodes('c0', 'List', field, values);
 }
 
 /** n8n's HTTP Request node sending what our node sends: same method, path, `x-api-token` and `accept` headers, body. */
@@ -97,9 +74,7 @@ export function ourNode(w: Workload, credentialId: string): WorkflowNode {
 }
 
 export function workflow(id: string, name: string, nodes: WorkflowNode[]): object {
-	const connections: Record<string, { main: Array<Array<{ node: string; type: 'main'; index: 0 }>> }> = {};
-	for (let i = 0; i < nodes.length - 1; i++) connections[nodes[i].name] = { main: [[{ node: nodes[i + 1].name, type: 'main', index: 0 }]] };
-	return { id, name, active: false, nodes, connections, settings: { executionOrder: 'v1' } };
+	return { id, name, active: false, nodes, connections: chained(nodes), settings: { executionOrder: 'v1' } };
 }
 
 export interface RealCase {
