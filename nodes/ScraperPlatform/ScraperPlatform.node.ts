@@ -39,8 +39,9 @@ export class ScraperPlatform implements INodeType {
 		group: ['transform'],
 		// 2: id fields became resource locators (From list / By ID); version 1 workflows keep their plain fields.
 		// 3: optional parameters moved into Options (Parallel Requests too), Simplify on top, sorting in Sort.
-		version: [1, 2, 3],
-		defaultVersion: 3,
+		// 3.1: Account > Get gained Simplify (on by default); version 3 workflows keep the account's whole answer.
+		version: [1, 2, 3, 3.1],
+		defaultVersion: 3.1,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
 		description: 'Fetch pages, search Google, create and rerun AI scrapers, run bulk jobs, and read results and analytics',
 		defaults: { name: 'Scraper Platform' },

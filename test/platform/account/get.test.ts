@@ -5,8 +5,8 @@ import { allText } from '../../harness';
 const ctx = usePlatform();
 
 describe('Account > Get', () => {
-	it('returns the subscription account of the token', async () => {
-		const result = await ctx.run({ resource: 'account', operation: 'get' });
+	it('returns the subscription account of the token (version 3: the whole answer)', async () => {
+		const result = await ctx.run({ resource: 'account', operation: 'get' }, { typeVersion: 3 });
 		expect(result.error).toBeUndefined();
 		const account = result.items[0].json;
 		for (const field of ['id', 'userId', 'tokenLimit', 'tokenUsage', 'rateLimit', 'rateTtl', 'isEnterprise', 'user']) {
@@ -32,5 +32,31 @@ describe('Account > Get', () => {
 		expect(result.error?.message).toBe('Scraper Platform did not accept the API token (401 Unauthorized) [item 0]');
 		expect(result.error?.description).toContain("Check the token in the 'Scraper Platform API' credential");
 		expect(allText(result.error)).not.toContain('wrong-token');
+	});
+
+	it('Simplify (on by default from version 3.1) keeps ten fields, the plan and its usage first; off gives the whole answer', async () => {
+		const simplified = (await ctx.run({ resource: 'account', operation: 'get' })).items[0].json;
+		expect(Object.keys(simplified)).toEqual(['id', 'tokenLimit', 'tokenUsage', 'quantity', 'rateLimit', 'rateTtl', 'billingStatus', 'endsAt', 'isAutoRenew', 'isEnterprise']);
+		const whole = (await ctx.run({ resource: 'account', operation: 'get', simplify: false })).items[0].json;
+		expect(Object.keys(whole).length).toBeGreaterThan(10);
+		expect(whole).toHaveProperty('user.email');
+	});
+
+	it("the user's latest API token is masked even when the service sends it whole, at every version", async () => {
+		const token = 'sk-live-0123456789abcdef';
+		ctx.sim.server.afterHandle = (request, reply) => {
+			const body = reply.json as { data?: { user?: { latestApiToken?: string } } } | undefined;
+			if (request.route !== ROUTES.account || !body?.data?.user) return reply;
+			return { ...reply, json: { ...body, data: { ...body.data, user: { ...body.data.user, latestApiToken: token } } } };
+		};
+		try {
+			for (const typeVersion of [3, 3.1]) {
+				const result = await ctx.run({ resource: 'account', operation: 'get', simplify: false }, { typeVersion });
+				expect(allText(result.items)).not.toContain(token);
+				expect(result.items[0].json).toHaveProperty(['user', 'latestApiToken'], 'sk-l…');
+			}
+		} finally {
+			ctx.sim.server.afterHandle = undefined;
+		}
 	});
 });

@@ -1,16 +1,41 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { Operation } from '../../../shared/execution/operation';
+import { readShaping, simplifyProperties, type RecordFields } from '../../../shared/descriptions/simplify';
 import { platformRequest } from '../../transport/api';
+
+/** The node version that gave Account > Get its Simplify: version 3 workflows keep the whole answer they were built on. */
+const ACCOUNT_SIMPLIFY_VERSION = 3.1;
+
+/** The subscription account's 13 top-level fields, as the interface lists them; Simplify keeps the plan and its usage. */
+const ACCOUNT_FIELDS: RecordFields = {
+	id: 'id',
+	simplified: ['id', 'tokenLimit', 'tokenUsage', 'quantity', 'rateLimit', 'rateTtl', 'billingStatus', 'endsAt', 'isAutoRenew', 'isEnterprise'],
+	all: ['id', 'userId', 'tokenLimit', 'tokenUsage', 'quantity', 'rateLimit', 'rateTtl', 'billingSubscriptionId', 'billingStatus', 'endsAt', 'isEnterprise', 'isAutoRenew', 'user'],
+};
+
+/** First four characters and an ellipsis, as the service's dashboard shows a token: an API token never leaves the node whole. */
+function maskToken(token: unknown): unknown {
+	return typeof token === 'string' && token.length > 4 && !token.endsWith('…') ? `${token.slice(0, 4)}…` : token;
+}
+
+/** The account with its user's latest API token masked, whatever the service sends (the interface types it a plain string). */
+function withMaskedToken(account: IDataObject): IDataObject {
+	const user = account.user;
+	if (typeof user !== 'object' || user === null || Array.isArray(user) || !('latestApiToken' in user)) return account;
+	return { ...account, user: { ...(user as IDataObject), latestApiToken: maskToken((user as IDataObject).latestApiToken) } };
+}
 
 export const accountGet: Operation = {
 	value: 'get',
 	name: 'Get',
 	action: 'Get subscription account',
 	description: 'Get the subscription account of the token: plan limits, usage and rate limit. Proves the token works.',
-	properties: [],
+	properties: simplifyProperties(ACCOUNT_FIELDS, { '@version': [{ _cnd: { gte: ACCOUNT_SIMPLIFY_VERSION } }] }),
 	async execute(itemIndex, call) {
+		const shaping = this.getNode().typeVersion >= ACCOUNT_SIMPLIFY_VERSION ? readShaping(this, itemIndex, ACCOUNT_FIELDS) : undefined;
 		const response = await platformRequest(call, { method: 'GET', path: '/api/v1/subscription-accounts', idempotent: true }, itemIndex);
-		return [{ json: response.data as IDataObject }];
+		const account = withMaskedToken(response.data as IDataObject);
+		return [{ json: shaping ? shaping(account) : account }];
 	},
 };

@@ -89,7 +89,7 @@ export const resultGetMany: Operation = {
 						{ name: 'Created At', value: 'createdAt' },
 						{ name: 'Updated At', value: 'updatedAt' },
 					],
-					description: 'The date column that From and To filter',
+					description: "The date column that 'From' and 'To' filter",
 				},
 				{
 					displayName: 'From',

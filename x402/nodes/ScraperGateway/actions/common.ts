@@ -39,9 +39,9 @@ const MAX_PARALLEL_PAYMENTS = 10;
 /** Max Total Spend shown when the option is added, and the limit of a tool call that has none. */
 const DEFAULT_MAX_TOTAL_SPEND_USDC = 1;
 
-/** Node behaviour options shared by both operations (read once per execution, from the first item). */
+/** Node behaviour options shared by both operations (read once per execution, from the first item), listed alphabetically. */
 export function paymentOptions(extra: INodeProperties[] = []): INodeProperties {
-	return optionsCollection([
+	const options: INodeProperties[] = [
 		...extra,
 		{
 			displayName: 'Max Total Spend per Execution (USDC)',
@@ -65,10 +65,11 @@ export function paymentOptions(extra: INodeProperties[] = []): INodeProperties {
 			type: 'number',
 			typeOptions: { minValue: 1, maxValue: MAX_DEADLINE_SECONDS },
 			default: 360,
-			description: `How long to wait for the gateway's answer. By default: the page Timeout (or ${DEFAULT_PAGE_TIMEOUT_SECONDS} s) plus ${DEADLINE_MARGIN_SECONDS} s for rendering and payment settlement.`,
+			description: `How long to wait for the gateway's answer. By default: Page > Fetch's 'Timeout (Seconds)' (or ${DEFAULT_PAGE_TIMEOUT_SECONDS} s) plus ${DEADLINE_MARGIN_SECONDS} s for rendering and payment settlement.`,
 			hint: 'The gateway is paid before it fetches: a deadline shorter than the fetch pays for a page never received',
 		},
-	]);
+	];
+	return optionsCollection(options.sort((a, b) => a.displayName.localeCompare(b.displayName)));
 }
 
 function readOptions(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
