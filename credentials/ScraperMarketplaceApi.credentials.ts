@@ -25,10 +25,11 @@ export class ScraperMarketplaceApi implements ICredentialType {
 			displayName: 'Base URL',
 			name: 'baseUrl',
 			type: 'string',
-			default: '',
+			// The service's marketplace API (the dashboard's own host), as its documentation addresses it.
+			default: 'https://app.mrscraper.com',
 			required: true,
-			placeholder: 'e.g. https://app.example.com',
-			description: 'Address of the marketplace API, without /api',
+			placeholder: 'e.g. https://app.mrscraper.com',
+			description: 'Address of the marketplace API, without /api. Keep the default unless the service gave you another.',
 		},
 	];
 

@@ -27,10 +27,11 @@ export class ScraperPlatformApi implements ICredentialType {
 			displayName: 'Base URL',
 			name: 'baseUrl',
 			type: 'string',
-			default: '',
+			// The service's platform API, as its own clients (MCP server, Node SDK) address it.
+			default: 'https://api.app.mrscraper.com',
 			required: true,
-			placeholder: 'e.g. https://api.example.com',
-			description: 'Address of the platform API, without /api/v1',
+			placeholder: 'e.g. https://api.app.mrscraper.com',
+			description: 'Address of the platform API, without /api/v1. Keep the default unless the service gave you another.',
 		},
 		{
 			displayName: FETCH_HOST.displayName,
