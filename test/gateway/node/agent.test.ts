@@ -311,6 +311,20 @@ describe('what the model sees', () => {
 		expect(sent.at(-1)?.body).toEqual({ url: 'https://research.example.org/page-1', html: false, screenshot: false });
 	});
 
+	test("Output Raw: the gateway's whole answer with its receipt; Selected Fields: the URL and only the fields chosen", async () => {
+		const withOutput = (output: IDataObject): AgentTool => ({ ...fetchTool(), parameters: { ...fetchTool().parameters, ...output } as AgentTool['parameters'] });
+		const raw = await runAgent({ credentials: walletCredential(sim, sim.testWallets[0]), tools: [withOutput({ toolOutput: 'raw' })], turns: [pages(1)] });
+		const whole = raw.observations[0].output?.[0] ?? {};
+		expect(whole).toMatchObject({ url: 'https://research.example.org/page-1', ok: true, markdown: expect.stringMatching(/^# /), payment: expect.any(Object) });
+		expect(Object.keys(whole).length).toBeGreaterThan(5);
+		const selected = await runAgent({
+			credentials: walletCredential(sim, sim.testWallets[0]),
+			tools: [withOutput({ toolOutput: 'selected', toolFields: ['tokenUsage'] })],
+			turns: [pages(1)],
+		});
+		expect(selected.observations[0].output).toEqual([{ url: 'https://research.example.org/page-1', tokenUsage: expect.any(Number) }]);
+	});
+
 	test('HTML and a screenshot the user turned on are kept: the HTML in the answer, the screenshot as a file (never base64 text)', async () => {
 		const result = await runAgent({
 			credentials: walletCredential(sim, sim.testWallets[0]),
