@@ -129,12 +129,21 @@ function tokenLimitText(body: ErrorBody): string | undefined {
 }
 
 /**
+ * A text/plain body's words (e.g. a 403 "Token limit exceeded"), so they count as the service's message; a page of
+ * markup (a gateway's HTML) or a long text says nothing the user could act on, and is left out.
+ */
+function plainText(body: string): string | undefined {
+	const text = body.trim();
+	return text === '' || text.length > 300 || text.startsWith('<') ? undefined : text;
+}
+
+/**
  * Turns a documented error status into an error a no-code user can act on: the message says what happened,
  * the description says what to do. The raw body is kept (it never holds the token: requests are not echoed).
  */
 export function apiError(node: INode, failure: ApiFailure): NodeApiError {
 	const { status, body, itemIndex, service, credentialName, subject } = failure;
-	const read = readErrorBody(body);
+	const read = typeof body === 'string' ? { message: plainText(body), issues: [] } : readErrorBody(body);
 	const serviceMessage = read.message;
 	const what = subject ? `${subject.kind}${subject.id !== undefined ? ` "${subject.id}"` : ''}` : 'resource';
 	let message: string;

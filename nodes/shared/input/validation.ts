@@ -70,11 +70,14 @@ export class InputValidator {
 		return code;
 	}
 
-	/** An optional language code (`en`, `de`, `pt-BR`), as the service's searches take it. */
+	/**
+	 * An optional language code as Google takes it (`en`, `fil`, `pt-BR`, `es-419`, `zh-Hant`): a 2-3 letter language,
+	 * then optionally a 2-letter region, a 3-digit region or a 4-letter script (BCP 47's shapes, which Google uses).
+	 */
 	languageCode(value: unknown, label: string): string | undefined {
 		const code = this.optionalString(value, label);
-		if (code !== undefined && !/^[a-zA-Z]{2}(-[a-zA-Z]{2})?$/.test(code)) {
-			this.fail(label, `"${truncate(code, 20)}" is not a language code`, 'Enter a language code such as en, de or pt-BR.');
+		if (code !== undefined && !/^[a-zA-Z]{2,3}(-([a-zA-Z]{2}|[0-9]{3}|[a-zA-Z]{4}))?$/.test(code)) {
+			this.fail(label, `"${truncate(code, 20)}" is not a language code`, 'Enter a language code such as en, de, pt-BR, es-419 or zh-Hant.');
 		}
 		return code;
 	}

@@ -2,7 +2,9 @@ import { DEMO_MANUAL_SCRAPER_IDS, PLATFORM_DEMO_TOKEN, PLATFORM_OTHER_USER_TOKEN
 import { sleep } from 'n8n-workflow';
 import type { IDataObject } from 'n8n-workflow';
 import { allText, runNode } from '../../harness';
+import { errorReply } from '../../simulator/platform/errors';
 import { ROUTES, usePlatform } from '../helpers';
+import { useTokenHosts } from '../tokenHosts';
 
 const ctx = usePlatform();
 const missing = '00000000-0000-4000-8000-000000000000';
@@ -37,6 +39,28 @@ describe('401 on every endpoint', () => {
 		expect(allText(result.error)).not.toContain('invalid-token-value');
 		// 401 is not retried: one request.
 		expect(ctx.sim.server.log.count()).toBe(1);
+	});
+});
+
+// Page > Fetch and Search > Google go to hosts of their own, with the same token and the same statuses.
+const hosts = useTokenHosts();
+const fetchPage = { resource: 'page', operation: 'fetch', url: 'https://e.example.com/' };
+const search = { resource: 'search', operation: 'google', query: 'tea' };
+const onHosts = [['Page > Fetch', fetchPage, () => hosts.fetchHost.server], ['Search > Google', search, () => hosts.searchHost.server]] as const;
+afterEach(() => onHosts.forEach(([, , server]) => (server().afterHandle = undefined)));
+
+describe('401 and the service\'s own 400 on the fetch and search hosts', () => {
+	it.each(onHosts)('%s: 401, one request, the token never shown', async (_name, parameters, server) => {
+		const result = await hosts.run({ ...parameters }, { credential: hosts.credential({ apiToken: 'invalid-token-value' }) });
+		expect(result.error?.message).toBe('Scraper Platform did not accept the API token (401 Unauthorized) [item 0]');
+		expect(allText(result.error)).not.toContain('invalid-token-value');
+		expect(server().log.for().map((r) => r.status)).toEqual([401]);
+	});
+	const forms = onHosts.flatMap(([name, parameters, server]) => (['json', 'text'] as const).map((form) => [`${name}, a ${form} body`, parameters, server, form] as const));
+	it.each(forms)('%s: 400 passed through with its words', async (_name, parameters, server, form) => {
+		const said = 'region is not served for this account';
+		server().afterHandle = () => (form === 'json' ? errorReply(400, said) : { status: 400, text: said });
+		expect((await hosts.run({ ...parameters })).error?.message).toBe(`Scraper Platform rejected the request: ${said} [item 0]`);
 	});
 });
 
@@ -176,9 +200,7 @@ describe('5xx and network errors', () => {
 		ctx.sim.server.faults.add({ kind: 'reset', times: 1, routes: [ROUTES.bulk] });
 		const second = await ctx.run(bulk);
 		// Our words, not n8n's generic ECONNRESET text, which would invite an immediate retry.
-		expect(second.error?.message).toBe(
-			'The connection to Scraper Platform ended before its answer (connection reset by the server (ECONNRESET)): the bulk job may have been created [item 0]',
-		);
+		expect(second.error?.message).toBe('The connection to Scraper Platform ended before its answer (connection reset by the server (ECONNRESET)): the bulk job may have been created [item 0]');
 		expect(second.error?.message).not.toMatch(/retry the request immediately/);
 		expect(second.error?.description).toMatch(/nothing runs twice\. Look for it with Result > Get Many \(newest first, Filters > 'Search' Bulk-AI\)/);
 		expect(ctx.sim.server.log.count(ROUTES.bulk)).toBe(1);
@@ -220,11 +242,7 @@ describe('a service that cannot be reached', () => {
 		const closed = new PlatformSimulator();
 		const url = await closed.listen();
 		await closed.close();
-		const result = await runNode({
-			nodeType: 'scraperPlatform',
-			parameters: create,
-			credentials: { scraperPlatformApi: { apiToken: PLATFORM_DEMO_TOKEN, baseUrl: url } },
-		});
+		const result = await runNode({ nodeType: 'scraperPlatform', parameters: create, credentials: { scraperPlatformApi: { apiToken: PLATFORM_DEMO_TOKEN, baseUrl: url } } });
 		expect(result.error?.message).toBe('Could not reach Scraper Platform: connection refused (ECONNREFUSED) [item 0]');
 		expect(result.error?.description).toContain('Check the base URL in the credential');
 		expect(result.error?.description).toContain('the node already retried');

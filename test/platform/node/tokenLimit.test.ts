@@ -2,6 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { DEMO_AI_SCRAPER_IDS, DEMO_MANUAL_SCRAPER_IDS, PLATFORM_DEMO_TOKEN, PLATFORM_RESTRICTED_TOKEN, TOKEN_LIMIT_MESSAGE } from '../../simulator/platform';
 import { ROUTES, usePlatform } from '../helpers';
+import { useTokenHosts } from '../tokenHosts';
 
 // The 403 "Token limit exceeded" (public facts) told apart from the permission 403 by its message: its own words
 // and its own way out, and never a word n8n's guidelines keep out of messages.
@@ -11,6 +12,18 @@ const BANNED = /\b(errors?|problems?|failures?|failed to|mistakes?)\b/i;
 const TOKEN_LIMIT_TEXT = `Scraper Platform: the plan's token limit is used up (403 ${TOKEN_LIMIT_MESSAGE}) [item 0]`;
 
 afterEach(() => ctx.sim.setAccountLimits(PLATFORM_DEMO_TOKEN, { tokenLimit: null }));
+
+// Page > Fetch and Search > Google spend tokens on hosts of their own, which answer the same 403.
+const hosts = useTokenHosts();
+afterEach(() => {
+	hosts.platform.setAccountLimits(PLATFORM_DEMO_TOKEN, { tokenLimit: null });
+	hosts.fetchHost.server.afterHandle = undefined;
+	hosts.searchHost.server.afterHandle = undefined;
+});
+const onHosts = [
+	['Page > Fetch', { resource: 'page', operation: 'fetch', url: 'https://shop.example.com/p/1' }, () => hosts.fetchHost.server],
+	['Search > Google', { resource: 'search', operation: 'google', query: 'tea' }, () => hosts.searchHost.server],
+] as const;
 
 const spending: Array<[string, () => IDataObject]> = [
 	['AI Scraper > Create and Run', () => ({ resource: 'aiScraper', operation: 'createAndRun', url: 'https://shop.example.com/', prompt: 'Titles' })],
@@ -68,6 +81,22 @@ describe('403 Token limit exceeded', () => {
 		ctx.sim.server.faults.add({ kind: 'status', status: 403, body: { statusCode: 403, error: 'Token limit exceeded', message: 'Forbidden' }, routes: [ROUTES.createAndRun] });
 		const result = await ctx.run(spending[0][1]());
 		expect(result.error?.message).toBe("Scraper Platform: the plan's token limit is used up (403 Token limit exceeded) [item 0]");
+		expect(result.error?.description).toMatch(/^Not a matter of permissions/);
+	});
+
+	it.each(onHosts)('%s: said as the plan\'s token limit; sent once', async (_name, parameters, server) => {
+		hosts.platform.setAccountLimits(PLATFORM_DEMO_TOKEN, { tokenLimit: 0 });
+		const result = await hosts.run({ ...parameters });
+		expect(result.error?.httpCode).toBe('403');
+		expect(result.error?.message).toBe(TOKEN_LIMIT_TEXT);
+		expect(result.error?.description).toMatch(/^Not a matter of permissions/);
+		expect(server().log.for().map((r) => r.status)).toEqual([403]);
+	});
+
+	it.each(onHosts)('%s: a plain-text 403 "Token limit exceeded" is the token limit too, not a permission 403', async (_name, parameters, server) => {
+		server().afterHandle = () => ({ status: 403, text: TOKEN_LIMIT_MESSAGE, headers: { 'content-type': 'text/plain' } });
+		const result = await hosts.run({ ...parameters });
+		expect(result.error?.message).toBe(TOKEN_LIMIT_TEXT);
 		expect(result.error?.description).toMatch(/^Not a matter of permissions/);
 	});
 });

@@ -10,6 +10,7 @@ import { useTokenHosts } from '../tokenHosts';
 
 const ctx = useTokenHosts();
 const searchOf = (query: string, extra: IDataObject = {}): IDataObject => ({ resource: 'search', operation: 'google', query, ...extra });
+afterEach(() => (ctx.searchHost.server.afterHandle = undefined));
 const searches = () => ctx.searchHost.server.log.for(SEARCH_ROUTES.google);
 const bodies = () => searches().map((r) => r.body as IDataObject);
 
@@ -57,6 +58,11 @@ describe('a Google search URL in Query', () => {
 		expect(bodies()).toEqual([{ query: 'tea', page: 1, format: 'json' }]);
 	});
 
+	it.each(['https://www.google.com/?q=tea', 'https://m.google.com/search?q=tea', 'https://google.co.uk/?q=tea'])('%s is a Google search (www, m or none; /search, or / with a q)', async (url) => {
+		expect((await ctx.run(searchOf(url))).error).toBeUndefined();
+		expect(bodies()).toEqual([{ query: 'tea', format: 'json' }]);
+	});
+
 	it('options win over what the URL says', async () => {
 		await ctx.run(searchOf('https://www.google.com/search?q=tea&gl=de&hl=de&start=10', { options: { region: 'gb', language: 'en', page: 1 } }));
 		expect(bodies()).toEqual([{ query: 'tea', region: 'gb', language: 'en', page: 1, format: 'json' }]);
@@ -80,6 +86,15 @@ describe('a Google search URL in Query', () => {
 	it('text that only mentions a site stays search terms', async () => {
 		await ctx.run(searchOf('site:example.com hiking'));
 		expect(bodies()).toEqual([{ query: 'site:example.com hiking', format: 'json' }]);
+	});
+});
+
+describe('language codes Google takes: a region of letters or digits, or a script', () => {
+	it.each(['es-419', 'fil', 'zh-Hant'])('%s, as Language and as the hl of a URL, is sent and answered', async (code) => {
+		const result = await ctx.run(searchOf('tea', { options: { language: code } }));
+		const fromUrl = await ctx.run(searchOf(`https://www.google.com/search?q=tea&hl=${code}`));
+		expect([result.error, fromUrl.error]).toEqual([undefined, undefined]);
+		expect(searches().map((r) => [(r.body as IDataObject).language, r.status])).toEqual([[code, 200], [code, 200]]);
 	});
 });
 
@@ -157,6 +172,15 @@ describe('results, pages, Return All and Limit', () => {
 		expect((result.items[0].json.data as IDataObject).results).toEqual([]);
 	});
 
+	it('Whole Answer of an answer that is only the result list: the list comes under results, so the item is an object', async () => {
+		// The public facts show the answer may be `[{rank, ...}]`; the simulator answers an object, so it is rewritten.
+		ctx.searchHost.server.afterHandle = (_request, reply) => ({ ...reply, json: ((reply.json as IDataObject).data as IDataObject).results });
+		const result = await ctx.run(searchOf(QUERY, { options: { outputAs: 'answer' } }));
+		expect(result.error).toBeUndefined();
+		expect(result.items.map((i) => Array.isArray(i.json))).toEqual([false]);
+		expect((result.items[0].json.results as IDataObject[]).map((r) => r.rank)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+	});
+
 	it("Result Page HTML: format html, one request for the page chosen, Google's page as text", async () => {
 		const result = await ctx.run(searchOf('hiking', { returnAll: true, options: { outputAs: 'html', page: 2 } }));
 		expect(bodies()).toEqual([{ query: 'hiking', page: 2, format: 'html' }]);
@@ -170,31 +194,23 @@ describe('results, pages, Return All and Limit', () => {
 			first ??= reply.json;
 			return { ...reply, json: first };
 		};
-		try {
-			const result = await ctx.run(searchOf(QUERY, { returnAll: true }));
-			expect(result.error?.message).toBe(`The Google result list for "${QUERY}" is not advancing: page 2 held only records already read [item 0]`);
-			expect(result.error?.description).toMatch(/Turn off 'Return All' and set 'Limit' to 10 or fewer/);
-			expect(searches()).toHaveLength(2);
-		} finally {
-			ctx.searchHost.server.afterHandle = undefined;
-		}
+		const result = await ctx.run(searchOf(QUERY, { returnAll: true }));
+		expect(result.error?.message).toBe(`The Google result list for "${QUERY}" is not advancing: page 2 held only records already read [item 0]`);
+		expect(result.error?.description).toMatch(/Turn off 'Return All' and set 'Limit' to 10 or fewer/);
+		expect(searches()).toHaveLength(2);
 	});
 
 	it('an answer without a result list is not taken for an empty search', async () => {
 		ctx.searchHost.server.afterHandle = () => ({ status: 200, json: { success: false, message: 'Captcha page' } });
-		try {
-			const result = await ctx.run(searchOf('tea'));
-			expect(result.error?.message).toBe('The Google search for "tea" was answered without a result list: Captcha page [item 0]');
-			expect(result.error?.description).toMatch(/set 'Output As' to 'Whole Answer' to see what the service sent/);
-			// As the message advises: Whole Answer outputs that answer as it is, and reads no further page.
-			ctx.searchHost.server.log.clear();
-			const whole = await ctx.run(searchOf('tea', { returnAll: true, options: { outputAs: 'answer' } }));
-			expect(whole.error).toBeUndefined();
-			expect(whole.items.map((item) => item.json)).toEqual([{ success: false, message: 'Captcha page' }]);
-			expect(ctx.searchHost.server.log.count()).toBe(1);
-		} finally {
-			ctx.searchHost.server.afterHandle = undefined;
-		}
+		const result = await ctx.run(searchOf('tea'));
+		expect(result.error?.message).toBe('The Google search for "tea" was answered without a result list: Captcha page [item 0]');
+		expect(result.error?.description).toMatch(/set 'Output As' to 'Whole Answer' to see what the service sent/);
+		// As the message advises: Whole Answer outputs that answer as it is, and reads no further page.
+		ctx.searchHost.server.log.clear();
+		const whole = await ctx.run(searchOf('tea', { returnAll: true, options: { outputAs: 'answer' } }));
+		expect(whole.error).toBeUndefined();
+		expect(whole.items.map((item) => item.json)).toEqual([{ success: false, message: 'Captcha page' }]);
+		expect(ctx.searchHost.server.log.count()).toBe(1);
 	});
 });
 

@@ -28,7 +28,7 @@ type Parsed = { asked: SerpAsked; format: 'json' | 'html' } | { refused: SimRepl
 
 const refuse = (message: string): Parsed => ({ refused: errorReply(400, message) });
 
-/** The body, checked field by field; the first field that breaks its rule is named in a 400. Unknown fields are ignored. */
+/** The body, checked field by field (language: BCP 47's shapes Google takes, e.g. en, fil, pt-BR, es-419, zh-Hant); the first field that breaks its rule is named in a 400. Unknown fields are ignored. */
 export function parseSearchBody(req: SimRequest): Parsed {
 	if (req.bodyIsInvalidJson) return refuse('body must be valid JSON');
 	const body = req.body;
@@ -36,7 +36,7 @@ export function parseSearchBody(req: SimRequest): Parsed {
 	const { query, region, language, page, format, renderJs } = body as Record<string, unknown>;
 	if (typeof query !== 'string' || query.trim() === '') return refuse('query is required');
 	if (region !== undefined && (typeof region !== 'string' || !/^[a-zA-Z]{2}$/.test(region))) return refuse('region must be a two-letter country code');
-	if (language !== undefined && (typeof language !== 'string' || !/^[a-zA-Z]{2}(-[a-zA-Z]{2})?$/.test(language))) {
+	if (language !== undefined && (typeof language !== 'string' || !/^[a-zA-Z]{2,3}(-([a-zA-Z]{2}|[0-9]{3}|[a-zA-Z]{4}))?$/.test(language))) {
 		return refuse('language must be a language code such as en or pt-BR');
 	}
 	if (page !== undefined && !(typeof page === 'number' && Number.isInteger(page) && page >= 1)) return refuse('page must be an integer of at least 1');

@@ -35,7 +35,7 @@ const searchOptions: INodeProperties[] = [
 		type: 'string',
 		default: 'en',
 		placeholder: 'e.g. en',
-		description: "Language code of the results, e.g. en or pt-BR. Wins over the hl of a Google search URL in 'Query'.",
+		description: "Language code of the results, e.g. en, pt-BR, es-419 or zh-Hant. Wins over the hl of a Google search URL in 'Query'.",
 	},
 	{
 		displayName: 'Output As',
@@ -45,7 +45,7 @@ const searchOptions: INodeProperties[] = [
 		options: [
 			{ name: 'One Item per Record', value: 'results', description: 'Each search result as its own item: rank, title, URL, site and snippet' },
 			{ name: 'Result Page HTML', value: 'html', description: "Google's result page as HTML, one page ('Return All' and 'Limit' do not apply)" },
-			{ name: 'Whole Answer', value: 'answer', description: "One item per page read: the service's answer as it is" },
+			{ name: 'Whole Answer', value: 'answer', description: "One item per page read: the service's answer as it is (an answer that is only a list of results comes under 'results')" },
 		],
 		description: 'What each search outputs',
 	},
@@ -103,20 +103,21 @@ async function resultPageHtml(call: ExecutionCall, request: SearchRequest, itemI
  * the next page while this one had results. `answers` keeps every answer read, for Whole Answer, which also takes an
  * answer without a result list as it is (and reads no further); One Item per Record cannot, and says so.
  */
-function searchPages(call: ExecutionCall, request: SearchRequest, itemIndex: number, answers: IDataObject[], wholeAnswer: boolean): PageReader<IDataObject> {
+function searchPages(call: ExecutionCall, request: SearchRequest, itemIndex: number, answers: unknown[], wholeAnswer: boolean): PageReader<IDataObject> {
 	const { ctx } = call;
 	return async (page) => {
 		// Unset, the first page is the service's own: `page` is sent from the second page on.
 		const sent = request.page === undefined && page === 1 ? undefined : page;
-		const { body } = await apiRequest<IDataObject>(call, PLATFORM_API, searchRequest(request, sent, 'json'), itemIndex);
+		const { body } = await apiRequest<unknown>(call, PLATFORM_API, searchRequest(request, sent, 'json'), itemIndex);
 		const results = resultsOf(body);
 		if (!results && wholeAnswer) {
 			answers.push(body ?? {});
 			return { records: [], next: undefined };
 		}
 		if (!results) {
-			const said = typeof body?.message === 'string' ? `: ${body.message}` : '';
-			throw nodeApiError(ctx.getNode(), (body ?? {}) as JsonObject, {
+			const json = answerJson(body);
+			const said = typeof json.message === 'string' ? `: ${json.message}` : '';
+			throw nodeApiError(ctx.getNode(), json as JsonObject, {
 				message: `The Google search for "${request.query}" was answered without a result list${said}`,
 				description: 'The node reads results from the JSON answer. Run it again later, or set \'Output As\' to \'Whole Answer\' to see what the service sent.',
 				itemIndex,
@@ -126,6 +127,15 @@ function searchPages(call: ExecutionCall, request: SearchRequest, itemIndex: num
 		const records = results.map((record) => ({ query: request.query, page, ...record }));
 		return { records, next: records.length > 0 ? page + 1 : undefined };
 	};
+}
+
+/**
+ * A page's answer as an item's json, which n8n needs to be an object: the public facts show the answer may be only
+ * the result list (`[{rank, ...}]`), which comes under `results`, the name the node reads results from.
+ */
+function answerJson(answer: unknown): IDataObject {
+	if (Array.isArray(answer)) return { results: answer };
+	return answer !== null && typeof answer === 'object' ? (answer as IDataObject) : {};
 }
 
 /** A result's identity across pages: a page that repeats an earlier one brings nothing new, and the walk stops. */
@@ -158,12 +168,12 @@ export const searchGoogle: Operation = {
 		const { limit } = readListingLimit(this, itemIndex, undefined);
 		const shape = readShaping(this, itemIndex, RESULT_FIELDS);
 		if (outputAs === 'html') return await resultPageHtml(call, request, itemIndex);
-		const answers: IDataObject[] = [];
+		const answers: unknown[] = [];
 		const walk = listingWalk(this, itemIndex, `the Google result list for "${request.query}"`, resultKey);
 		const records = await collectRecords(searchPages(call, request, itemIndex, answers, outputAs !== 'results'), request.page ?? 1, limit, walk);
 		if (outputAs === 'results') return records.map((record) => ({ json: shape(record) }));
 		// Whole Answer: the pages that brought results (the first one when none did), as the service answered them.
 		const answered = answers.filter((answer) => (resultsOf(answer) ?? []).length > 0);
-		return (answered.length > 0 ? answered : answers.slice(0, 1)).map((json) => ({ json }));
+		return (answered.length > 0 ? answered : answers.slice(0, 1)).map((answer) => ({ json: answerJson(answer) }));
 	},
 };

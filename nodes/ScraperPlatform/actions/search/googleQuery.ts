@@ -17,8 +17,10 @@ export interface SearchRequest {
 const OUTPUT_AS = ['results', 'answer', 'html'] as const;
 type OutputAs = (typeof OUTPUT_AS)[number];
 
-/** google.com, www.google.de, google.co.uk: Google's own hosts, the only ones whose search URLs are read. */
-const GOOGLE_HOST = /^(www\.)?google\.[a-z]{2,3}(\.[a-z]{2})?$/;
+/** google.com, www.google.de, m.google.com, google.co.uk: Google's own hosts, the only ones whose search URLs are read. */
+const GOOGLE_HOST = /^((www|m)\.)?google\.[a-z]{2,3}(\.[a-z]{2})?$/;
+/** Google answers a search at /search and, with a `q`, at its home page too (e.g. https://www.google.com/?q=tea). */
+const SEARCH_PATHS = ['/search', '/'];
 const GOOGLE_URL_FIX = 'Enter search terms, or a Google search address such as https://www.google.com/search?q=running+shoes.';
 
 /**
@@ -28,7 +30,7 @@ const GOOGLE_URL_FIX = 'Enter search terms, or a Google search address such as h
  */
 function fromGoogleUrl(v: InputValidator, text: string): SearchRequest {
 	const url = new URL(v.httpUrl(text, 'Query'));
-	if (!GOOGLE_HOST.test(url.hostname) || url.pathname !== '/search') {
+	if (!GOOGLE_HOST.test(url.hostname) || !SEARCH_PATHS.includes(url.pathname)) {
 		v.fail('Query', `"${shownUrl(text)}" is not a Google search URL (https://www.google.com/search?q=…)`, GOOGLE_URL_FIX);
 	}
 	const params = url.searchParams;
