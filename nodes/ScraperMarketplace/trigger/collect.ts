@@ -1,6 +1,6 @@
 import { isTerminalStatus } from '../transport/vocabulary';
 import type { RunListRecord } from '../transport/vocabulary';
-import { resultsOf } from './io';
+import { refusesAccount, resultsOf } from './io';
 import type { RunTriggerIO } from './io';
 import { createdAtOf, ListingView } from './listing';
 import { walkNewRuns, walkRecentRuns } from './paging';
@@ -22,19 +22,41 @@ export async function collectFinishedRuns(io: RunTriggerIO, state: RunTriggerSta
 	const direct = await readDirectly(io, directReadsDue(state.pending, view, DIRECT_READS_PER_POLL - extraPages));
 	const sorter = new RunSorter(params, state.emitted, now);
 	for (const run of state.pending) {
-		if (view.holdsWhole(run.id)) sorter.saw(run.id, view.results(run.id), run);
-		else if (direct.has(run.id)) sorter.saw(run.id, direct.get(run.id), run);
-		else sorter.keep(run);
+		// Only a direct read may say a remembered run is gone: a walk that ended early says nothing of the runs it missed.
+		if (view.holdsWhole(run.id) && view.results(run.id) !== undefined) sorter.saw(run.id, view.results(run.id), run);
+		else if (direct.read.has(run.id)) sorter.saw(run.id, direct.read.get(run.id), run);
+		else sorter.keep(run, direct.failed.has(run.id));
 	}
-	for (const id of view.runIds()) if (id > state.newestRunId) sorter.saw(id, view.results(id));
-	return sorter.outcome(Math.max(state.newestRunId, view.newest), io.node);
+	for (const id of view.runIds()) if (id > state.newestRunId && view.holdsWhole(id)) sorter.saw(id, view.results(id));
+	// The marker passes new runs only when every one of them was read whole; else the next poll reads them again.
+	const newest = view.holdsWhole(state.newestRunId + 1) ? view.newest : state.newestRunId;
+	return sorter.outcome(Math.max(state.newestRunId, newest), io.node);
 }
 
-/** Each run read whole, one request each, in turn (a handful per poll: no need to press the account's limit). */
-async function readDirectly(io: RunTriggerIO, runs: PendingRun[]): Promise<Map<number, RunListRecord[]>> {
-	const read = new Map<number, RunListRecord[]>();
-	for (const run of runs) read.set(run.id, resultsOf(await io.readRun(run.id)));
-	return read;
+interface DirectReads {
+	read: Map<number, RunListRecord[]>;
+	/** Runs whose read failed: they stay remembered, and the next poll tries again. */
+	failed: Set<number>;
+}
+
+/**
+ * Each run read whole, one request each, in turn (a handful per poll: no need to press the account's limit). One run
+ * that cannot be read (a timeout, a 5xx) must not hold up the others forever; an account refused fails the poll.
+ */
+async function readDirectly(io: RunTriggerIO, runs: PendingRun[]): Promise<DirectReads> {
+	const reads: DirectReads = { read: new Map(), failed: new Set() };
+	for (const run of runs) {
+		const results = await io.readRun(run.id).then(resultsOf, setAsideUnlessRefused);
+		if (results === undefined) reads.failed.add(run.id);
+		else reads.read.set(run.id, results);
+	}
+	return reads;
+}
+
+/** A failed direct read sets its run aside (undefined), unless the account was refused: then the poll fails as it came. */
+function setAsideUnlessRefused(cause: unknown): undefined {
+	if (refusesAccount(cause)) throw cause;
+	return undefined;
 }
 
 /**

@@ -47,3 +47,12 @@ export function serviceIO(call: NodeCall<IPollFunctions>): RunTriggerIO {
 export function resultsOf(run: ScrapingRun | undefined): RunListRecord[] {
 	return Array.isArray(run?.results) ? run.results : [];
 }
+
+/**
+ * Whether a failed request says the account cannot read at all (credential refused, no permission, rate limited):
+ * every other read would get the same answer, so the poll fails rather than setting one run aside.
+ */
+export function refusesAccount(error: unknown): boolean {
+	const code = typeof error === 'object' && error !== null ? (error as { httpCode?: unknown }).httpCode : undefined;
+	return code === '401' || code === '403' || code === '429';
+}

@@ -32,6 +32,9 @@ const resultKey = (record: RunListRecord): unknown => record.id ?? JSON.stringif
  * was read. Hence a run listed when the first page was read is whole once a later run follows it on the last page
  * read, or once that page was the last of the listing. (A result deleted between page reads moves the rest up and
  * may be skipped: the listing says nothing of deletions.)
+ *
+ * A listing that misbehaves (an empty page after a full one, or a page that only repeats results already read) is
+ * cut there: only runs above the oldest run read before it count as whole, whatever the walk read after.
  */
 export class ListingView {
 	private readonly runs = new Map<number, Map<unknown, RunListRecord>>();
@@ -39,6 +42,10 @@ export class ListingView {
 	private top = 0;
 	private lastOldest = Infinity;
 	private ended = false;
+	/** Where a misbehaving page cut the walk: runs at or below it are not known whole. */
+	private cut: number | undefined;
+	/** Every result read in this walk, to tell a page that only repeats earlier ones. */
+	private readonly seen = new Set<unknown>();
 	pages = 0;
 
 	/** `keep` leaves out records that will never be emitted (other scrapers'), so a walk holds only what it needs. */
@@ -48,9 +55,13 @@ export class ListingView {
 		this.pages++;
 		const ids = runIdsOn(page.records);
 		if (this.pages === 1) this.top = Math.max(0, ...ids);
+		// A page after the first has a full page before it: empty, it cannot be the listing's end; all repeats, it hid a page.
+		const repeats = page.records.length > 0 && page.records.every((record) => this.seen.has(resultKey(record)));
+		if (this.cut === undefined && this.pages > 1 && (page.records.length === 0 || repeats)) this.cut = this.lastOldest;
 		if (ids.length > 0) this.lastOldest = Math.min(...ids);
 		this.ended = page.next === undefined;
 		for (const record of page.records) {
+			this.seen.add(resultKey(record));
 			const id = runIdOf(record);
 			if (id === undefined || id > this.top || !this.keep(record)) continue;
 			const results = this.runs.get(id) ?? new Map<unknown, RunListRecord>();
@@ -66,7 +77,9 @@ export class ListingView {
 
 	/** Whether every result the run had when the walk began has been read (see the class comment). */
 	holdsWhole(id: number): boolean {
-		return this.pages > 0 && id <= this.top && (this.ended || id > this.lastOldest);
+		if (this.pages === 0 || id > this.top) return false;
+		if (this.cut !== undefined) return id > this.cut;
+		return this.ended || id > this.lastOldest;
 	}
 
 	/** The run's results as read (only those `keep` kept); undefined when none was. */

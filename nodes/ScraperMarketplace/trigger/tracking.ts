@@ -29,10 +29,13 @@ export function pastAgeLimit(since: number, now: number): boolean {
 	return now - since > MAX_UNFINISHED_AGE_MS;
 }
 
-/** The remembered runs to read directly: those the walk did not read whole, least recently checked first. */
+/**
+ * The remembered runs to read directly: those the walk did not read whole, or where it read none of their results
+ * (deleted, or the walk ended early: only the run itself can say which), least recently checked first.
+ */
 export function directReadsDue(pending: PendingRun[], view: ListingView, count: number): PendingRun[] {
 	return pending
-		.filter((run) => !view.holdsWhole(run.id))
+		.filter((run) => !view.holdsWhole(run.id) || view.results(run.id) === undefined)
 		.sort((a, b) => a.checked - b.checked || a.id - b.id)
 		.slice(0, Math.max(0, count));
 }
@@ -72,9 +75,15 @@ export class RunSorter {
 		if (!pastAgeLimit(since, this.now)) this.pending.push({ id, since, checked: this.now });
 	}
 
-	/** A remembered run this poll did not read: kept as it was (its age starts now if it had none). */
-	keep(run: PendingRun): void {
-		if (this.first(run.id)) this.pending.push({ ...run, since: run.since ?? this.now });
+	/**
+	 * A remembered run this poll did not read: kept as it was (its age starts now if it had none). One whose read
+	 * failed is dropped past the age limit, else it could be tracked forever; one not read yet (the per-poll bound)
+	 * is kept, as it may have finished in time.
+	 */
+	keep(run: PendingRun, readFailed = false): void {
+		if (!this.first(run.id)) return;
+		const since = run.since ?? this.now;
+		if (!(readFailed && pastAgeLimit(since, this.now))) this.pending.push({ ...run, since });
 	}
 
 	private first(id: number): boolean {

@@ -25,6 +25,19 @@ describe('Run Trigger: the view of a walk', () => {
 		expect([view.holdsWhole(11), view.holdsWhole(10)]).toEqual([true, true]);
 	});
 
+	it('an empty page after a full one, or a page that only repeats results read before, cuts the walk there', () => {
+		const emptied = new ListingView();
+		emptied.add(page([record(12), record(11)], 2));
+		emptied.add(page([]));
+		expect([emptied.holdsWhole(12), emptied.holdsWhole(11)]).toEqual([true, false]);
+		const repeated = new ListingView();
+		const first = [record(12), record(11)];
+		repeated.add(page(first, 2));
+		repeated.add(page(first, 3));
+		repeated.add(page([record(9), record(8)]));
+		expect([12, 11, 9, 8].map((id) => repeated.holdsWhole(id))).toEqual([true, false, false, false]);
+	});
+
 	it("leaves runs created during the walk (above the first page's newest) for the next poll", () => {
 		const view = new ListingView();
 		view.add(page([record(20), record(19)], 2));

@@ -64,6 +64,8 @@ export class ResultsModel {
 	beforeRequest?: (requestNumber: number) => void;
 	/** This request of the poll (from 1) fails, as an outage would. */
 	failAt?: number;
+	/** When a direct read of each run failed (`failAt`): a run past the age limit then is given up unread. */
+	readFailedAt = new Map<number, number[]>();
 
 	startPoll(): void {
 		this.pollRequests = 0;
@@ -162,6 +164,7 @@ export class ResultsModel {
 				return { records, next: records.length < PAGE_SIZE ? undefined : page + 1 };
 			},
 			readRun: async (id) => {
+				if (this.failAt === this.pollRequests + 1) this.readFailedAt.set(id, [...(this.readFailedAt.get(id) ?? []), this.now]);
 				this.request();
 				this.pollRunReads++;
 				const run = this.runs.get(id);

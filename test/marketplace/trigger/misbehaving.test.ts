@@ -1,0 +1,156 @@
+import type { RunTriggerIO } from '../../../nodes/ScraperMarketplace/trigger/io';
+import type { RunTriggerParameters } from '../../../nodes/ScraperMarketplace/trigger/properties';
+import { HOUR, MINUTE, ModelTrigger, ResultsModel } from './resultsModel';
+
+/**
+ * The Run Trigger over the in-memory results list (`resultsModel.ts`) when the service misbehaves for a while: one
+ * remembered run whose direct read keeps failing, an empty page in the middle of the listing, a page served twice.
+ * Whatever happens: the poll goes on for the other runs, no remembered run is lost, no run is emitted cut.
+ */
+
+const params: RunTriggerParameters = { scrapers: new Set(), output: 'run', includeFailed: true };
+
+/** A failed request as n8n's HTTP helper gives it: a status in `httpCode`. */
+const answered = (httpCode: string) => Object.assign(new Error(`The service answered ${httpCode}`), { httpCode });
+
+/** The model, with hooks on its I/O: a direct read that fails, pages answered otherwise. */
+class FlakyModel extends ResultsModel {
+	failRead?: (id: number) => Error | undefined;
+	servePage?: (page: number, read: RunTriggerIO['readPage']) => ReturnType<RunTriggerIO['readPage']>;
+
+	io(): RunTriggerIO {
+		const base = super.io();
+		return {
+			...base,
+			readRun: async (id) => {
+				const failed = this.failRead?.(id);
+				if (failed) throw failed;
+				return await base.readRun(id);
+			},
+			readPage: async (page) => await (this.servePage ? this.servePage(page, base.readPage) : base.readPage(page)),
+		};
+	}
+}
+
+/** A remembered stuck run pushed off the first page by 150 newer results, so later polls read it directly (3 hours old). */
+async function stuckBehindNewer(): Promise<{ model: FlakyModel; trigger: ModelTrigger; stuck: number }> {
+	const model = new FlakyModel();
+	const stuck = model.create({ scraperId: 1, size: 1, durationMs: Infinity }).id;
+	const trigger = new ModelTrigger(model, params);
+	await trigger.poll();
+	model.create({ scraperId: 1, size: 150, durationMs: 0 });
+	model.now += 3 * HOUR;
+	await trigger.poll();
+	expect(trigger.state()!.pending.map((p) => p.id)).toEqual([stuck]);
+	return { model, trigger, stuck };
+}
+
+const pendingIds = (trigger: ModelTrigger) => trigger.state()!.pending.map((p) => p.id);
+
+describe('Run Trigger: a service that misbehaves for a while', () => {
+	it.each(['504', '500'])('a remembered run whose direct read fails (%s) does not fail the poll: it stays remembered, new runs still trigger', async (code) => {
+		const { model, trigger, stuck } = await stuckBehindNewer();
+		model.failRead = (id) => (id === stuck ? answered(code) : undefined);
+		for (let poll = 0; poll < 3; poll++) {
+			const later = model.create({ scraperId: 1, size: 2, durationMs: 0 });
+			model.now += HOUR;
+			expect((await trigger.poll()).runs.map((r) => r.id)).toEqual([later.id]);
+			expect(pendingIds(trigger)).toEqual([stuck]);
+		}
+		// Readable again: it is read directly, as before.
+		model.failRead = undefined;
+		await trigger.poll();
+		expect(model.pollRunReads).toBe(1);
+	});
+
+	it('one remembered run that cannot be read does not hold up another: that one triggers when it finishes', async () => {
+		const model = new FlakyModel();
+		const stuck = model.create({ scraperId: 1, size: 1, durationMs: Infinity }).id;
+		const slow = model.create({ scraperId: 1, size: 1, durationMs: 5 * HOUR }).id;
+		const trigger = new ModelTrigger(model, params);
+		await trigger.poll();
+		model.create({ scraperId: 1, size: 150, durationMs: 0 });
+		model.now += 3 * HOUR;
+		await trigger.poll();
+		expect(pendingIds(trigger)).toEqual([stuck, slow]);
+		model.failRead = (id) => (id === stuck ? answered('504') : undefined);
+		model.now += 3 * HOUR;
+		expect((await trigger.poll()).runs.map((r) => r.id)).toEqual([slow]);
+		expect(pendingIds(trigger)).toEqual([stuck]);
+	});
+
+	it('a remembered run that cannot be read stops being tracked once past the age limit (its time was stored when remembered)', async () => {
+		const { model, trigger, stuck } = await stuckBehindNewer();
+		model.failRead = (id) => (id === stuck ? new Error('socket hang up') : undefined);
+		model.now += 20 * HOUR;
+		await trigger.poll();
+		expect(pendingIds(trigger)).toEqual([stuck]);
+		model.now += 2 * HOUR;
+		await trigger.poll();
+		expect(trigger.state()!.pending).toEqual([]);
+		// Nothing is read for it any more.
+		await trigger.poll();
+		expect(model.pollRunReads).toBe(0);
+	});
+
+	it('a run carried over from state version 1 (no time kept) that cannot be read: its age counts from that poll', async () => {
+		const { model, trigger, stuck } = await stuckBehindNewer();
+		trigger.downgradeToVersion1();
+		model.failRead = (id) => (id === stuck ? answered('503') : undefined);
+		await trigger.poll();
+		expect(trigger.state()!.pending).toEqual([{ id: stuck, since: model.now, checked: expect.any(Number) }]);
+		model.now += 25 * HOUR;
+		await trigger.poll();
+		expect(trigger.state()!.pending).toEqual([]);
+	});
+
+	it.each(['401', '403'])('an account refused (%s) on a direct read still fails the poll, and nothing is committed', async (code) => {
+		const { model, trigger, stuck } = await stuckBehindNewer();
+		model.failRead = () => answered(code);
+		const before = trigger.state();
+		await expect(trigger.poll()).rejects.toMatchObject({ httpCode: code });
+		expect(trigger.state()).toEqual(before);
+		expect(pendingIds(trigger)).toEqual([stuck]);
+	});
+
+	it('an empty page after a full one: no remembered run is dropped, the marker does not pass runs not read, the next poll emits them whole', async () => {
+		const model = new FlakyModel();
+		const going = model.create({ scraperId: 1, size: 1, durationMs: 2 * HOUR }).id;
+		const trigger = new ModelTrigger(model, params);
+		await trigger.poll();
+		const top = trigger.state()!.newestRunId;
+		const news = Array.from({ length: 75 }, () => model.create({ scraperId: 1, size: 2, durationMs: MINUTE }).id);
+		model.now += 5 * MINUTE;
+		model.servePage = async (page, read) => (page === 2 ? { records: [], next: undefined } : await read(page));
+		const first = (await trigger.poll()).runs;
+		// Runs 26-75 fill page 1 (100 results); its oldest may be cut by its end: it and all below, wait for the next poll.
+		expect(first.map((r) => r.id)).toEqual(news.slice(-49));
+		expect(trigger.state()).toMatchObject({ newestRunId: top, pending: [{ id: going }] });
+
+		model.servePage = undefined;
+		model.now += 3 * HOUR;
+		const second = (await trigger.poll()).runs;
+		expect(second.map((r) => r.id)).toEqual([going, ...news.slice(0, 26)]);
+		expect(second.every((r) => r.results.length === (r.id === going ? 1 : 2))).toBe(true);
+		expect(trigger.state()).toMatchObject({ newestRunId: news[news.length - 1], pending: [] });
+	});
+
+	it('a page served twice (page 2 repeats page 1): no run is emitted cut, and the next poll emits the rest whole', async () => {
+		const model = new FlakyModel();
+		model.create({ scraperId: 1, size: 1, durationMs: 0 });
+		const trigger = new ModelTrigger(model, params);
+		await trigger.poll();
+		const news = Array.from({ length: 60 }, () => model.create({ scraperId: 1, size: 4, durationMs: MINUTE }).id);
+		model.now += 10 * MINUTE;
+		model.servePage = async (page, read) => ({ ...(await read(page === 2 ? 1 : page)), next: page < 3 ? page + 1 : undefined });
+		const first = (await trigger.poll()).runs;
+		expect(first.map((r) => r.id)).toEqual(news.slice(-24));
+		expect(first.every((r) => r.results.length === 4)).toBe(true);
+
+		model.servePage = undefined;
+		const second = (await trigger.poll()).runs;
+		expect(second.map((r) => r.id)).toEqual(news.slice(0, 36));
+		expect(second.every((r) => r.results.length === 4)).toBe(true);
+		expect(trigger.state()!.newestRunId).toBe(news[news.length - 1]);
+	});
+});
