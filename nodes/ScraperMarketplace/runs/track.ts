@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { waitForCompletion } from '../../shared/execution/polling';
+import { readBudget, stoppableCall, waitForCompletion } from '../../shared/execution/polling';
 import { unconfirmedWorkError } from '../../shared/execution/unknownOutcome';
 import type { WaitSettings } from '../../shared/execution/polling';
 import { getScrapingRun } from '../transport/api';
@@ -66,9 +66,11 @@ export function isRunDone(run: TrackedRun): boolean {
 }
 
 /** The run as it stands now: read again unless it is done (one request). */
-async function reread(call: ExecutionCall, run: TrackedRun, itemIndex: number): Promise<TrackedRun> {
+async function reread(call: ExecutionCall, run: TrackedRun, itemIndex: number, budgetMs: number, expired: AbortSignal): Promise<TrackedRun> {
 	if (isRunDone(run)) return run;
-	const fresh = await getScrapingRun(call, run.id, itemIndex);
+	// Within the wait's budget, and no retry once the wait gave up on the read (see readBudget).
+	const { timeoutMs, policy } = readBudget(budgetMs);
+	const fresh = await getScrapingRun(stoppableCall(call, expired), run.id, itemIndex, policy, timeoutMs);
 	const results = Array.isArray(fresh.results) ? fresh.results : [];
 	return {
 		id: run.id,
@@ -97,9 +99,9 @@ export function readRunsLater(runIds: number[]): string {
 export async function waitForRuns(call: ExecutionCall, initial: TrackedRun[], itemIndex: number, wait: WaitSettings): Promise<TrackedRun[]> {
 	let current = initial;
 	const outcome = await waitForCompletion<TrackedRun[]>({
-		read: async () => {
+		read: async (budgetMs, expired) => {
 			const next: TrackedRun[] = [];
-			for (const run of current) next.push(await reread(call, run, itemIndex));
+			for (const run of current) next.push(await reread(call, run, itemIndex, budgetMs, expired));
 			current = next;
 			return current;
 		},

@@ -56,10 +56,10 @@ function relabelFieldErrors(error: NodeApiError, labels: FieldLabels): void {
 }
 
 /** Reads one scraping run with the extracted content of each of its results. */
-export async function getScrapingRun(call: NodeCall, id: number, itemIndex: number, policy?: RetryPolicy): Promise<ScrapingRun> {
+export async function getScrapingRun(call: NodeCall, id: number, itemIndex: number, policy?: RetryPolicy, timeoutMs?: number): Promise<ScrapingRun> {
 	const response = await marketplaceRequest<{ data: ScrapingRun }>(
 		call,
-		{ method: 'GET', path: `/api/scraping-runs/${id}`, idempotent: true, subject: { kind: SUBJECT.scrapingRun, id } },
+		{ method: 'GET', path: `/api/scraping-runs/${id}`, idempotent: true, subject: { kind: SUBJECT.scrapingRun, id }, timeoutMs },
 		itemIndex,
 		undefined,
 		policy,

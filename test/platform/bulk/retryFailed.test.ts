@@ -171,6 +171,51 @@ describe('Bulk > Retry Failed URLs: wait and output shapes, as Bulk > Start', ()
 		expect(ctx.sim.server.log.for(ROUTES.result).filter((r) => r.path === `/api/v1/results/${newJob}`).length).toBeGreaterThanOrEqual(1);
 	});
 
+	it('One Item per Record whose wait ends first outputs the new job id, its state and the note, never nothing', async () => {
+		const bulkId = endedJob(manualScraper, urls('h2', 3, [0, 2]));
+		ctx.sim.options.bulkUrlDurationMs = 600_000;
+		const result = await ctx.run(retry(bulkId, { waitForCompletion: true, bulkOutput: 'records', options: { pollIntervalSeconds: 1, maxWaitSeconds: 2 } }));
+		expect(result.error).toBeUndefined();
+		expect(result.items).toHaveLength(1);
+		const job = result.items[0].json;
+		expect(job.id).not.toBe(bulkId);
+		expect(ctx.sim.getRecord(String(job.id))?.type).toBe('Bulk-AI');
+		expect(job).toMatchObject({ scraperId: manualScraper, status: 'Running', completed: false, totalUrls: 2, waitTimedOut: true });
+		expect(job.waitMessage).toMatch(/^The job is still running after 2 s: 0 of 2 URLs done\. Read it later with Bulk > Get \('Bulk Job ID' /);
+		expect(job.waitMessage).toContain(String(job.id));
+		expect(job).not.toHaveProperty('urlDetails');
+		expect(result.items[0].pairedItem).toEqual({ item: 0 });
+		expect(startsLogged()).toHaveLength(1);
+	});
+
+	it('status reads failing after the start: the output names the new job, and reads went on until Max Wait', async () => {
+		const bulkId = endedJob(manualScraper, urls('h3', 2, [1]));
+		ctx.sim.server.log.clear();
+		// The retried job's reads fail from its start on; the read of the job retried was answered before it.
+		ctx.sim.server.beforeHandle = (request) => {
+			if (request.route === ROUTES.bulk) ctx.sim.server.faults.add({ kind: 'status', status: 503, routes: [ROUTES.result] });
+		};
+		try {
+			const started = Date.now();
+			const result = await ctx.run(retry(bulkId, { waitForCompletion: true, options: { pollIntervalSeconds: 1, maxWaitSeconds: 12 } }), { continueOnFail: true });
+			expect(Date.now() - started).toBeGreaterThanOrEqual(12_000);
+			const item = result.items[0].json;
+			const newJob = String(item.bulkJobId);
+			expect(newJob).not.toBe(bulkId);
+			expect(ctx.sim.getRecord(newJob)?.type).toBe('Bulk-AI');
+			expect(item.error).toMatch(new RegExp(`^Bulk job "${newJob}" was started, but its status could not be read`));
+			expect(item.description).toMatch(/^Do not start it again: it goes on in the service\. Read it later with Bulk > Get/);
+			expect(item.latestState).toMatchObject({ id: newJob, scraperId: manualScraper, completed: false });
+			// The job retried was read once; the new one more than one read's four attempts; started once.
+			const reads = ctx.sim.server.log.for(ROUTES.result).map((r) => r.path);
+			expect(reads.filter((path) => path === `/api/v1/results/${bulkId}`)).toHaveLength(1);
+			expect(reads.filter((path) => path === `/api/v1/results/${newJob}`).length).toBeGreaterThan(4);
+			expect(startsLogged()).toHaveLength(1);
+		} finally {
+			ctx.sim.server.beforeHandle = undefined;
+		}
+	}, 60_000);
+
 	it('Simplify (version 3 default): the new job in at most ten flat fields, waited for', async () => {
 		ctx.sim.options.bulkUrlDurationMs = 50;
 		const bulkId = endedJob(manualScraper, urls('i', 3, [0, 2]));

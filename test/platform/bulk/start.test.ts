@@ -136,6 +136,39 @@ describe('Bulk > Start', () => {
 		expect(bulkIds.size).toBe(1);
 		expect(ctx.sim.getRecord(String([...bulkIds][0]))?.type).toBe('Bulk-AI');
 	});
+
+	it('One Item per Record whose wait ends first outputs the job id, its state and the note, never nothing', async () => {
+		ctx.sim.options.bulkUrlDurationMs = 600_000;
+		const result = await ctx.run({
+			resource: 'bulk',
+			operation: 'start',
+			simplify: false,
+			scraperId,
+			urls: urls(2).join('\n'),
+			waitForCompletion: true,
+			options: { pollIntervalSeconds: 1, maxWaitSeconds: 2 },
+			bulkOutput: 'records',
+		});
+		expect(result.error).toBeUndefined();
+		// No record exists yet: the item is the job, shaped as One Item per Job simplified reports a wait that ended first.
+		expect(result.items).toHaveLength(1);
+		const job = result.items[0].json;
+		expect(ctx.sim.getRecord(String(job.id))?.type).toBe('Bulk-AI');
+		expect(job).toEqual({
+			id: job.id,
+			scraperId,
+			status: 'Running',
+			completed: false,
+			totalUrls: 2,
+			successfulUrls: 0,
+			failedUrls: 0,
+			...(job.totalTokenUsage === undefined ? {} : { totalTokenUsage: job.totalTokenUsage }),
+			waitTimedOut: true,
+			waitMessage: `The job is still running after 2 s: 0 of 2 URLs done. Read it later with Bulk > Get ('Bulk Job ID' ${String(job.id)}), or start a workflow when it finishes with the Scraper Bulk Trigger. Or raise 'Max Wait (Seconds)'.`,
+		});
+		expect(result.items[0].pairedItem).toEqual({ item: 0 });
+		expect(ctx.sim.server.log.count(ROUTES.bulk)).toBe(1);
+	});
 });
 
 describe('Bulk job Simplify (version 3, One Item per Job)', () => {

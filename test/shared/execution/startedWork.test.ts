@@ -4,6 +4,7 @@ import { DEMO_MANUAL_SCRAPER_IDS } from '../../simulator/platform';
 import { ROUTES as MARKETPLACE_ROUTES, useMarketplace } from '../../marketplace/helpers';
 import { MARKETPLACE_DEMO_TOKEN } from '../../simulator/marketplace';
 import { ROUTES as PLATFORM_ROUTES, usePlatform } from '../../platform/helpers';
+import { LAST_READ_MS } from '../../../nodes/shared/execution/polling';
 
 /**
  * Work the node started is never lost: once a bulk job or a scraping run exists, status reads that fail are ridden
@@ -72,6 +73,20 @@ describe('Bulk > Start with Wait for Completion', () => {
 		expect(item.latestState).toMatchObject({ id: item.bulkJobId, scraperId, completed: false });
 		expect(result.items[0].pairedItem).toEqual({ item: 0 });
 	}, 60_000);
+
+	it('a status read that hangs does not hold the wait past Max Wait: the job is output with its latest known state', async () => {
+		// Within the transport's 120 s timeout: a read that waited on it would answer after 90 s.
+		platform.sim.server.faults.add({ kind: 'slow', delayMs: 90_000, routes: [PLATFORM_ROUTES.result], times: 1 });
+		const started = Date.now();
+		const result = await platform.run(bulkStart({ maxWaitSeconds: 3 }));
+		// The last read gets LAST_READ_MS past Max Wait, then the wait ends with what it knows.
+		expect(Date.now() - started).toBeLessThan(3_000 + LAST_READ_MS + 3_000);
+		expect(result.error).toBeUndefined();
+		const job = result.items[0].json;
+		expect(job).toMatchObject({ id: expect.any(String), scraperId, completed: false, waitTimedOut: true });
+		expect(job.waitMessage).toContain(String(job.id));
+		expect(platform.sim.server.log.count(PLATFORM_ROUTES.bulk)).toBe(1);
+	}, 120_000);
 
 	it('a job the service no longer knows (404) ends the wait at once, naming the job', async () => {
 		platform.sim.server.faults.add({ kind: 'status', status: 404, routes: [PLATFORM_ROUTES.result] });

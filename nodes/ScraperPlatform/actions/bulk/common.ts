@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 
 import { FROM_OPTIONS, optionsCollection, OPTIONS_VERSION } from '../../../shared/descriptions/collections';
 import type { ErrorSubject } from '../../../shared/execution/errors';
-import { readWaitSettings, waitForCompletion, waitParameters } from '../../../shared/execution/polling';
+import { readBudget, readWaitSettings, stoppableCall, waitForCompletion, waitParameters } from '../../../shared/execution/polling';
 import type { WaitSettings } from '../../../shared/execution/polling';
 import { readSimplify, simplifyProperties } from '../../../shared/descriptions/simplify';
 import type { Shaping } from '../../../shared/descriptions/simplify';
@@ -10,7 +10,7 @@ import { unconfirmedWorkError } from '../../../shared/execution/unknownOutcome';
 import { InputValidator } from '../../../shared/input/validation';
 import { BULK_OUTPUTS, bulkOutputOptions } from '../../descriptions/bulkOutput';
 import type { BulkOutput } from '../../descriptions/bulkOutput';
-import { getResult, mergedRecordItems, platformRequest, toBulkJob, urlsDone } from '../../transport/api';
+import { mergedRecordItems, platformRequest, toBulkJob, urlsDone } from '../../transport/api';
 import type { BulkJob } from '../../transport/api';
 import { BULK_JOB_FIELDS, ID_KINDS } from '../../transport/vocabulary';
 import type { ExecutionCall } from '../../../shared/execution/call';
@@ -66,9 +66,27 @@ function flatJob(job: IDataObject): IDataObject {
 	return { ...flat, ...job };
 }
 
+/** The simplified fields of a job the wait did not see end: its id, status, counts and the wait's note. */
+function jobAtTimeOut(flat: IDataObject): IDataObject {
+	const out: IDataObject = {};
+	for (const field of BULK_JOB_FIELDS.simplified) if (flat[field] !== undefined) out[field] = flat[field];
+	return out;
+}
+
 /** How to read a job later, for every message about a job the node started or waited for. */
 export function readJobLater(id: string): string {
 	return `Read it later with Bulk > Get ('Bulk Job ID' ${id}), or start a workflow when it finishes with the Scraper Bulk Trigger.`;
+}
+
+/**
+ * Reads the job as `getResult` does, within the wait's budget and stopping when the wait gives up on it: a slow read
+ * cannot hold the wait past Max Wait, nor send retries after the node returned.
+ */
+async function readJob(call: ExecutionCall, id: string, itemIndex: number, budgetMs: number, expired: AbortSignal): Promise<BulkJob> {
+	const { timeoutMs, policy } = readBudget(budgetMs);
+	const path = `/api/v1/results/${encodeURIComponent(id)}`;
+	const request = { method: 'GET' as const, path, idempotent: true, subject: { kind: ID_KINDS.bulkJob, id }, timeoutMs };
+	return toBulkJob((await platformRequest(stoppableCall(call, expired), request, itemIndex, policy)).data);
 }
 
 /**
@@ -77,7 +95,7 @@ export function readJobLater(id: string): string {
  */
 async function waitForJob(call: ExecutionCall, job: BulkJob, wait: WaitSettings, itemIndex: number): Promise<{ job: BulkJob; note: IDataObject }> {
 	const outcome = await waitForCompletion<BulkJob>({
-		read: async () => toBulkJob(await getResult(call, job.id, itemIndex, ID_KINDS.bulkJob)),
+		read: async (budgetMs, expired) => await readJob(call, job.id, itemIndex, budgetMs, expired),
 		isDone: (state) => state.completed,
 		initial: job,
 		maxWaitMs: wait.maxWaitMs,
@@ -115,10 +133,12 @@ export async function finishBulk(
 ): Promise<INodeExecutionData[]> {
 	const started = toBulkJob(record);
 	const { job, note } = finish.wait ? await waitForJob(call, started, finish.wait, itemIndex) : { job: started, note: {} };
-	if (finish.output === 'records') {
-		return mergedRecordItems(job, itemIndex);
-	}
 	const whole = { ...job, ...note } as unknown as IDataObject;
+	if (finish.output === 'records') {
+		// A wait that ended first outputs the job as One Item per Job simplified would: records of a job still
+		// running are partial, and without this item the job (and the id to read it later) would be lost.
+		return note.waitTimedOut ? [{ json: jobAtTimeOut(flatJob(whole)) }] : mergedRecordItems(job, itemIndex);
+	}
 	return [{ json: finish.shape ? finish.shape(flatJob(whole)) : whole }];
 }
 
