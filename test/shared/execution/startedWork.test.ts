@@ -155,7 +155,10 @@ describe('Create and Run with Wait for Completion', () => {
 	];
 	it.each(creates)('%s: failing reads end in an item naming the started run, created once', async (_name, parameters, route) => {
 		marketplace.sim.server.faults.add({ kind: 'status', status: 503, routes: [MARKETPLACE_ROUTES.scrapingRun] });
-		const result = await marketplace.run({ ...parameters, waitForCompletion: true, options: { pollIntervalSeconds: 1, maxWaitSeconds: 1 } }, { continueOnFail: true });
+		const began = Date.now();
+		const result = await marketplace.run({ ...parameters, waitForCompletion: true, options: { pollIntervalSeconds: 1, maxWaitSeconds: 6 } }, { continueOnFail: true });
+		// Reads went on until Max Wait, not only through the first read's attempts.
+		expect(Date.now() - began).toBeGreaterThanOrEqual(6_000);
 		const item = result.items[0].json;
 		const runIds = item.scrapingRunIds as number[];
 		expect(runIds.length).toBeGreaterThan(0);
@@ -163,7 +166,7 @@ describe('Create and Run with Wait for Completion', () => {
 		expect(item.description).toMatch(/^Do not start it again/);
 		expect(marketplace.requests(route)).toHaveLength(1);
 		// The wait went on past the transport's four attempts of the first read.
-		expect(marketplace.requests(MARKETPLACE_ROUTES.scrapingRun).length).toBeGreaterThanOrEqual(4);
+		expect(marketplace.requests(MARKETPLACE_ROUTES.scrapingRun).length).toBeGreaterThan(4);
 	}, 60_000);
 
 	it('Scraper > Run: failing reads name the new run of that scraper, run once', async () => {
@@ -172,8 +175,12 @@ describe('Create and Run with Wait for Completion', () => {
 		const scraper = listed.items[0].json.id as number;
 		marketplace.sim.server.log.clear();
 		marketplace.sim.server.faults.add({ kind: 'status', status: 503, routes: [MARKETPLACE_ROUTES.scrapingRun] });
-		const result = await marketplace.run({ resource: 'scraper', operation: 'run', scraperId: scraper, waitForCompletion: true, options: { pollIntervalSeconds: 1, maxWaitSeconds: 1 } });
+		const began = Date.now();
+		const result = await marketplace.run({ resource: 'scraper', operation: 'run', scraperId: scraper, waitForCompletion: true, options: { pollIntervalSeconds: 1, maxWaitSeconds: 6 } });
 		expect(result.error?.message).toMatch(new RegExp(`^Scraping runs? [\\d, ]+ of scraper ${scraper} was started, but its status could not be read`));
 		expect(marketplace.requests(MARKETPLACE_ROUTES.runScraper)).toHaveLength(1);
+		// Reads went on until Max Wait: more than the first read's four attempts.
+		expect(Date.now() - began).toBeGreaterThanOrEqual(6_000);
+		expect(marketplace.requests(MARKETPLACE_ROUTES.scrapingRun).length).toBeGreaterThan(4);
 	}, 60_000);
 });
