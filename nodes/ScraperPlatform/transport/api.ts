@@ -47,11 +47,18 @@ export function decodeResult(record: IDataObject): IDataObject {
 }
 
 /** Reads one result record (a bulk job is polled this way). */
-export async function getResult(call: NodeCall, id: string, itemIndex: number, subjectKind: string = ID_KINDS.result): Promise<IDataObject> {
+export async function getResult(
+	call: NodeCall,
+	id: string,
+	itemIndex: number,
+	subjectKind: string = ID_KINDS.result,
+	budget: { timeoutMs?: number; policy?: RetryPolicy } = {},
+): Promise<IDataObject> {
 	const response = await platformRequest(
 		call,
-		{ method: 'GET', path: `/api/v1/results/${encodeURIComponent(id)}`, idempotent: true, subject: { kind: subjectKind, id } },
+		{ method: 'GET', path: `/api/v1/results/${encodeURIComponent(id)}`, idempotent: true, subject: { kind: subjectKind, id }, timeoutMs: budget.timeoutMs },
 		itemIndex,
+		budget.policy,
 	);
 	return response.data;
 }

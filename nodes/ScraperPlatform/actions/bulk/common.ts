@@ -10,7 +10,7 @@ import { unconfirmedWorkError } from '../../../shared/execution/unknownOutcome';
 import { InputValidator } from '../../../shared/input/validation';
 import { BULK_OUTPUTS, bulkOutputOptions } from '../../descriptions/bulkOutput';
 import type { BulkOutput } from '../../descriptions/bulkOutput';
-import { mergedRecordItems, platformRequest, toBulkJob, urlsDone } from '../../transport/api';
+import { getResult, mergedRecordItems, platformRequest, toBulkJob, urlsDone } from '../../transport/api';
 import type { BulkJob } from '../../transport/api';
 import { BULK_JOB_FIELDS, ID_KINDS } from '../../transport/vocabulary';
 import type { ExecutionCall } from '../../../shared/execution/call';
@@ -83,10 +83,7 @@ export function readJobLater(id: string): string {
  * cannot hold the wait past Max Wait, nor send retries after the node returned.
  */
 async function readJob(call: ExecutionCall, id: string, itemIndex: number, budgetMs: number, expired: AbortSignal): Promise<BulkJob> {
-	const { timeoutMs, policy } = readBudget(budgetMs);
-	const path = `/api/v1/results/${encodeURIComponent(id)}`;
-	const request = { method: 'GET' as const, path, idempotent: true, subject: { kind: ID_KINDS.bulkJob, id }, timeoutMs };
-	return toBulkJob((await platformRequest(stoppableCall(call, expired), request, itemIndex, policy)).data);
+	return toBulkJob(await getResult(stoppableCall(call, expired), id, itemIndex, ID_KINDS.bulkJob, readBudget(budgetMs)));
 }
 
 /**
