@@ -19,6 +19,9 @@ export async function collectFinishedRuns(io: RunTriggerIO, state: RunTriggerSta
 	const now = io.now();
 	const view = new ListingView((record) => wanted(params, record.scraper_id));
 	const extraPages = await walkNewRuns(io, view, state.newestRunId, state.pending, DIRECT_READS_PER_POLL);
+	// An empty page after a full one met at the same place two polls running is the listing's end, not a page lost.
+	const doubtfulEnd = view.doubtfulEnd;
+	if (doubtfulEnd !== undefined && doubtfulEnd === state.doubtfulEnd) view.acceptEnd();
 	const direct = await readDirectly(io, directReadsDue(state.pending, view, DIRECT_READS_PER_POLL - extraPages));
 	const sorter = new RunSorter(params, state.emitted, now);
 	for (const run of state.pending) {
@@ -27,10 +30,11 @@ export async function collectFinishedRuns(io: RunTriggerIO, state: RunTriggerSta
 		else if (direct.read.has(run.id)) sorter.saw(run.id, direct.read.get(run.id), run);
 		else sorter.keep(run, direct.failed.has(run.id));
 	}
-	for (const id of view.runIds()) if (id > state.newestRunId && view.holdsWhole(id)) sorter.saw(id, view.results(id));
-	// The marker passes new runs only when every one of them was read whole; else the next poll reads them again.
-	const newest = view.holdsWhole(state.newestRunId + 1) ? view.newest : state.newestRunId;
-	return sorter.outcome(Math.max(state.newestRunId, newest), io.node);
+	// New runs are taken only when every one of them was read whole, and the marker then passes them all. Else none
+	// is: the next poll reads them again, and a run emitted now could not be told from a new one then.
+	const newRunsWhole = view.newest > state.newestRunId && view.holdsWhole(state.newestRunId + 1);
+	if (newRunsWhole) for (const id of view.runIds()) if (id > state.newestRunId) sorter.saw(id, view.results(id));
+	return sorter.outcome(newRunsWhole ? view.newest : state.newestRunId, io.node, doubtfulEnd);
 }
 
 interface DirectReads {

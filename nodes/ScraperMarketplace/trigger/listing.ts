@@ -33,8 +33,10 @@ const resultKey = (record: RunListRecord): unknown => record.id ?? JSON.stringif
  * read, or once that page was the last of the listing. (A result deleted between page reads moves the rest up and
  * may be skipped: the listing says nothing of deletions.)
  *
- * A listing that misbehaves (an empty page after a full one, or a page that only repeats results already read) is
- * cut there: only runs above the oldest run read before it count as whole, whatever the walk read after.
+ * A page that only repeats results already read hid a page: the walk is cut there, and only runs above the oldest
+ * run read before it count as whole, whatever the walk read after. An empty page after a full one is the listing's
+ * end when it holds a multiple of 100 results, or a page lost: the walk is cut there too (a doubtful end) until
+ * `acceptEnd` says a poll before saw the same end.
  */
 export class ListingView {
 	private readonly runs = new Map<number, Map<unknown, RunListRecord>>();
@@ -44,6 +46,8 @@ export class ListingView {
 	private ended = false;
 	/** Where a misbehaving page cut the walk: runs at or below it are not known whole. */
 	private cut: number | undefined;
+	/** The cut came from an empty page after a full one (see `doubtfulEnd`). */
+	private cutByEmptyPage = false;
 	/** Every result read in this walk, to tell a page that only repeats earlier ones. */
 	private readonly seen = new Set<unknown>();
 	pages = 0;
@@ -55,9 +59,12 @@ export class ListingView {
 		this.pages++;
 		const ids = runIdsOn(page.records);
 		if (this.pages === 1) this.top = Math.max(0, ...ids);
-		// A page after the first has a full page before it: empty, it cannot be the listing's end; all repeats, it hid a page.
+		// A page after the first has a full page before it: empty, it may not be the listing's end; all repeats, it hid a page.
 		const repeats = page.records.length > 0 && page.records.every((record) => this.seen.has(resultKey(record)));
-		if (this.cut === undefined && this.pages > 1 && (page.records.length === 0 || repeats)) this.cut = this.lastOldest;
+		if (this.cut === undefined && this.pages > 1 && (page.records.length === 0 || repeats)) {
+			this.cut = this.lastOldest;
+			this.cutByEmptyPage = page.records.length === 0;
+		}
 		if (ids.length > 0) this.lastOldest = Math.min(...ids);
 		this.ended = page.next === undefined;
 		for (const record of page.records) {
@@ -73,6 +80,19 @@ export class ListingView {
 	/** The newest run id on the first page (0 for an empty listing). */
 	get newest(): number {
 		return this.top;
+	}
+
+	/**
+	 * The oldest run read before an empty page that followed a full one, when such a page cut the walk: the listing
+	 * ends there, or a page was lost. Undefined when the walk ended without doubt.
+	 */
+	get doubtfulEnd(): number | undefined {
+		return this.cutByEmptyPage && this.ended ? this.cut : undefined;
+	}
+
+	/** Takes the doubtful end as the listing's true end: a poll before ended at the same run, on an empty page too. */
+	acceptEnd(): void {
+		if (this.doubtfulEnd !== undefined) this.cut = undefined;
 	}
 
 	/** Whether every result the run had when the walk began has been read (see the class comment). */

@@ -13,6 +13,11 @@ export interface RunTriggerState {
 	pending: PendingRun[];
 	/** The runs emitted last, oldest first (at most `EMITTED_KEPT`): a run among them never triggers again. */
 	emitted: number[];
+	/**
+	 * Where the last poll's walk met an empty page after a full one (the oldest run read before it): the listing's
+	 * end, or a page lost. A poll that meets the same end again takes it as the end (`ListingView.acceptEnd`).
+	 */
+	doubtfulEnd?: number;
 }
 
 /** A remembered unfinished run. */
@@ -61,7 +66,8 @@ export function readState(staticData: IDataObject): RunTriggerState | undefined 
 		if (run && !byId.has(run.id)) byId.set(run.id, run);
 	}
 	const emitted = Array.isArray(staticData.emitted) ? staticData.emitted.filter(isRunId) : [];
-	return stateOf(staticData.newestRunId, [...byId.values()], emitted);
+	const doubtfulEnd = isRunId(staticData.doubtfulEnd) ? staticData.doubtfulEnd : undefined;
+	return stateOf(staticData.newestRunId, [...byId.values()], emitted, doubtfulEnd);
 }
 
 /** Written whole, and only after every request of the poll succeeded: a failed poll changes nothing. */
@@ -71,14 +77,17 @@ export function commitState(staticData: IDataObject, state: RunTriggerState): vo
 	// Without undefined fields: n8n stores the static data as JSON.
 	staticData.pending = state.pending.map(({ id, since, checked }) => (since === undefined ? { id, checked } : { id, since, checked }));
 	staticData.emitted = state.emitted;
+	if (state.doubtfulEnd === undefined) delete staticData.doubtfulEnd;
+	else staticData.doubtfulEnd = state.doubtfulEnd;
 }
 
-/** A state as it is saved: pending runs in id order, the newest `EMITTED_KEPT` emitted ids. */
-export function stateOf(newestRunId: number, pending: PendingRun[], emitted: number[] = []): RunTriggerState {
-	return {
+/** A state as it is saved: pending runs in id order, the newest `EMITTED_KEPT` emitted ids, a doubtful end if any. */
+export function stateOf(newestRunId: number, pending: PendingRun[], emitted: number[] = [], doubtfulEnd?: number): RunTriggerState {
+	const state: RunTriggerState = {
 		version: 2,
 		newestRunId,
 		pending: [...pending].sort((a, b) => a.id - b.id),
 		emitted: emitted.slice(-EMITTED_KEPT),
 	};
+	return doubtfulEnd === undefined ? state : { ...state, doubtfulEnd };
 }

@@ -93,11 +93,11 @@ export class RunSorter {
 	}
 
 	/** The runs to emit and the state to commit once the poll has fully succeeded. */
-	outcome(newestRunId: number, node: INode): RunPollOutcome {
+	outcome(newestRunId: number, node: INode, doubtfulEnd?: number): RunPollOutcome {
 		if (this.pending.length > MAX_PENDING) throw tooManyPending(node);
 		const runs = [...this.finished].sort((a, b) => a.id - b.id);
 		const emitted = [...this.emittedBefore, ...runs.map((run) => run.id)];
-		return { runs, state: stateOf(newestRunId, this.pending, emitted) };
+		return { runs, state: stateOf(newestRunId, this.pending, emitted, doubtfulEnd) };
 	}
 }
 

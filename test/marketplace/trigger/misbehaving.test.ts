@@ -4,8 +4,8 @@ import { HOUR, MINUTE, ModelTrigger, ResultsModel } from './resultsModel';
 
 /**
  * The Run Trigger over the in-memory results list (`resultsModel.ts`) when the service misbehaves for a while: one
- * remembered run whose direct read keeps failing, an empty page in the middle of the listing, a page served twice.
- * Whatever happens: the poll goes on for the other runs, no remembered run is lost, no run is emitted cut.
+ * remembered run whose direct read keeps failing, an empty page in the middle of the listing (or at its true end), a
+ * page served twice. Whatever happens: the poll goes on for the other runs, no run is lost, emitted cut or emitted twice.
  */
 
 const params: RunTriggerParameters = { scrapers: new Set(), output: 'run', includeFailed: true };
@@ -113,7 +113,7 @@ describe('Run Trigger: a service that misbehaves for a while', () => {
 		expect(pendingIds(trigger)).toEqual([stuck]);
 	});
 
-	it('an empty page after a full one: no remembered run is dropped, the marker does not pass runs not read, the next poll emits them whole', async () => {
+	it('an empty page after a full one: no remembered run is dropped, no new run is emitted or passed, the next poll emits them all whole', async () => {
 		const model = new FlakyModel();
 		const going = model.create({ scraperId: 1, size: 1, durationMs: 2 * HOUR }).id;
 		const trigger = new ModelTrigger(model, params);
@@ -122,20 +122,53 @@ describe('Run Trigger: a service that misbehaves for a while', () => {
 		const news = Array.from({ length: 75 }, () => model.create({ scraperId: 1, size: 2, durationMs: MINUTE }).id);
 		model.now += 5 * MINUTE;
 		model.servePage = async (page, read) => (page === 2 ? { records: [], next: undefined } : await read(page));
-		const first = (await trigger.poll()).runs;
-		// Runs 26-75 fill page 1 (100 results); its oldest may be cut by its end: it and all below, wait for the next poll.
-		expect(first.map((r) => r.id)).toEqual(news.slice(-49));
+		// Runs 26-75 fill page 1 (100 results): page 2 may be the end or a page lost, so none is taken yet.
+		expect((await trigger.poll()).runs).toEqual([]);
 		expect(trigger.state()).toMatchObject({ newestRunId: top, pending: [{ id: going }] });
 
 		model.servePage = undefined;
 		model.now += 3 * HOUR;
 		const second = (await trigger.poll()).runs;
-		expect(second.map((r) => r.id)).toEqual([going, ...news.slice(0, 26)]);
+		expect(second.map((r) => r.id)).toEqual([going, ...news]);
 		expect(second.every((r) => r.results.length === (r.id === going ? 1 : 2))).toBe(true);
 		expect(trigger.state()).toMatchObject({ newestRunId: news[news.length - 1], pending: [] });
 	});
 
-	it('a page served twice (page 2 repeats page 1): no run is emitted cut, and the next poll emits the rest whole', async () => {
+	it('a listing of exactly 100 new results ends on an empty page: the second poll that meets that end takes it, each run once', async () => {
+		const model = new FlakyModel();
+		const trigger = new ModelTrigger(model, params);
+		await trigger.poll();
+		expect(trigger.state()!.newestRunId).toBe(0);
+		const news = Array.from({ length: 25 }, () => model.create({ scraperId: 1, size: 4, durationMs: 0 }).id);
+		model.now += 5 * MINUTE;
+		expect((await trigger.poll()).runs).toEqual([]);
+		expect(model.pollRequests).toBe(2);
+		expect(trigger.state()).toMatchObject({ newestRunId: 0, doubtfulEnd: news[0] });
+
+		expect((await trigger.poll()).runs.map((r) => r.id)).toEqual(news);
+		expect(trigger.state()!.newestRunId).toBe(news[news.length - 1]);
+		// The marker passed them: without the emitted ring (a state saved by version 1 has none), none comes again.
+		trigger.downgradeToVersion1();
+		expect((await trigger.poll()).runs).toEqual([]);
+	});
+
+	it('an end met once, then a listing that grew: the end was a page lost, and the runs behind it are emitted too', async () => {
+		const model = new FlakyModel();
+		const trigger = new ModelTrigger(model, params);
+		await trigger.poll();
+		const news = Array.from({ length: 50 }, () => model.create({ scraperId: 1, size: 4, durationMs: 0 }).id);
+		model.now += 5 * MINUTE;
+		model.servePage = async (page, read) => (page === 2 ? { records: [], next: undefined } : await read(page));
+		expect((await trigger.poll()).runs).toEqual([]);
+		model.servePage = undefined;
+		const later = model.create({ scraperId: 1, size: 1, durationMs: 0 }).id;
+		model.now += MINUTE;
+		expect((await trigger.poll()).runs.map((r) => r.id)).toEqual([...news, later]);
+		expect(trigger.state()).toMatchObject({ newestRunId: later });
+		expect(trigger.state()!.doubtfulEnd).toBeUndefined();
+	});
+
+	it('a page served twice (page 2 repeats page 1): no run is emitted cut or passed, and the next poll emits them all whole', async () => {
 		const model = new FlakyModel();
 		model.create({ scraperId: 1, size: 1, durationMs: 0 });
 		const trigger = new ModelTrigger(model, params);
@@ -143,13 +176,14 @@ describe('Run Trigger: a service that misbehaves for a while', () => {
 		const news = Array.from({ length: 60 }, () => model.create({ scraperId: 1, size: 4, durationMs: MINUTE }).id);
 		model.now += 10 * MINUTE;
 		model.servePage = async (page, read) => ({ ...(await read(page === 2 ? 1 : page)), next: page < 3 ? page + 1 : undefined });
-		const first = (await trigger.poll()).runs;
-		expect(first.map((r) => r.id)).toEqual(news.slice(-24));
-		expect(first.every((r) => r.results.length === 4)).toBe(true);
+		// Page 2 hid a page: runs 37-60 were read whole, 1-36 not, so none is taken and the marker stays.
+		const top = trigger.state()!.newestRunId;
+		expect((await trigger.poll()).runs).toEqual([]);
+		expect(trigger.state()!.newestRunId).toBe(top);
 
 		model.servePage = undefined;
 		const second = (await trigger.poll()).runs;
-		expect(second.map((r) => r.id)).toEqual(news.slice(0, 36));
+		expect(second.map((r) => r.id)).toEqual(news);
 		expect(second.every((r) => r.results.length === 4)).toBe(true);
 		expect(trigger.state()!.newestRunId).toBe(news[news.length - 1]);
 	});

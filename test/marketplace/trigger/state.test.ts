@@ -34,6 +34,16 @@ describe('Run Trigger: state', () => {
 		expect(JSON.stringify(staticData)).not.toContain('null');
 	});
 
+	it('keeps a doubtful end while a poll saw one, and drops it from the saved data once none did', () => {
+		const staticData: IDataObject = {};
+		commitState(staticData, stateOf(900, [], [], 812));
+		const saved = JSON.parse(JSON.stringify(staticData)) as IDataObject;
+		expect(readState(saved)).toMatchObject({ newestRunId: 900, doubtfulEnd: 812 });
+		commitState(saved, stateOf(950, []));
+		expect(saved).not.toHaveProperty('doubtfulEnd');
+		expect(readState({ ...saved, doubtfulEnd: 'x' })).not.toHaveProperty('doubtfulEnd');
+	});
+
 	it('a run remembered by version 1 stays tracked: its age from its created_at once read, else from the first poll that keeps it', async () => {
 		const model = new ResultsModel();
 		const run = model.create({ scraperId: 1, size: 1, durationMs: Infinity });
