@@ -33,10 +33,10 @@ const resultKey = (record: RunListRecord): unknown => record.id ?? JSON.stringif
  * read, or once that page was the last of the listing. (A result deleted between page reads moves the rest up and
  * may be skipped: the listing says nothing of deletions.)
  *
- * A page that only repeats results already read hid a page: the walk is cut there, and only runs above the oldest
- * run read before it count as whole, whatever the walk read after. An empty page after a full one is the listing's
- * end when it holds a multiple of 100 results, or a page lost: the walk is cut there too (a doubtful end) until
- * `acceptEnd` says a poll before saw the same end.
+ * A page that only repeats results already read (besides runs created during the walk) hid a page: the walk is cut
+ * there, and only runs above the oldest run read before it count as whole, whatever the walk read after. An empty
+ * page after a full one is the listing's end when it holds a multiple of 100 results, or a page lost: the walk is cut
+ * there too (a doubtful end) until `acceptEnd` says a poll before saw the same end.
  */
 export class ListingView {
 	private readonly runs = new Map<number, Map<unknown, RunListRecord>>();
@@ -59,8 +59,9 @@ export class ListingView {
 		this.pages++;
 		const ids = runIdsOn(page.records);
 		if (this.pages === 1) this.top = Math.max(0, ...ids);
-		// A page after the first has a full page before it: empty, it may not be the listing's end; all repeats, it hid a page.
-		const repeats = page.records.length > 0 && page.records.every((record) => this.seen.has(resultKey(record)));
+		// A page after the first has a full page before it: empty, it may not be the listing's end; nothing but repeats
+		// and runs created during the walk, it hid a page (or its read came after a full page of new results).
+		const repeats = page.records.length > 0 && page.records.every((record) => this.seen.has(resultKey(record)) || (runIdOf(record) ?? 0) > this.top);
 		if (this.cut === undefined && this.pages > 1 && (page.records.length === 0 || repeats)) {
 			this.cut = this.lastOldest;
 			this.cutByEmptyPage = page.records.length === 0;

@@ -187,4 +187,27 @@ describe('Run Trigger: a service that misbehaves for a while', () => {
 		expect(second.every((r) => r.results.length === 4)).toBe(true);
 		expect(trigger.state()!.newestRunId).toBe(news[news.length - 1]);
 	});
+
+	it('a page served twice while a run is created between the reads: the new run does not hide the repeat, no run is emitted cut', async () => {
+		const model = new FlakyModel();
+		model.create({ scraperId: 1, size: 1, durationMs: 0 });
+		const trigger = new ModelTrigger(model, params);
+		await trigger.poll();
+		const news = Array.from({ length: 100 }, () => model.create({ scraperId: 1, size: 3, durationMs: 0 }).id);
+		model.now += 10 * MINUTE;
+		let created: number | undefined;
+		// Page 2 is page 1 again, read after one more run was created: 99 results read before and the new one; page 3
+		// then holds results 200-299 of the old listing, and those of 100-198 are never read.
+		model.servePage = async (page, read) => {
+			if (page !== 2) return await read(page);
+			created = model.create({ scraperId: 1, size: 1, durationMs: 0 }).id;
+			return { ...(await read(1)), next: 3 };
+		};
+		expect((await trigger.poll()).runs).toEqual([]);
+		model.servePage = undefined;
+		model.now += MINUTE;
+		const second = (await trigger.poll()).runs;
+		expect(second.map((r) => r.id)).toEqual([...news, created]);
+		expect(second.every((r) => r.results.length === (r.id === created ? 1 : 3))).toBe(true);
+	});
 });

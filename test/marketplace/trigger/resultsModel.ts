@@ -64,6 +64,8 @@ export class ResultsModel {
 	beforeRequest?: (requestNumber: number) => void;
 	/** This request of the poll (from 1) fails, as an outage would. */
 	failAt?: number;
+	/** This page is answered wrong: empty and the last, or the page before it again (a page hidden). */
+	lie?: { atPage: number; kind: 'empty' | 'repeat' };
 	/** When a direct read of each run failed (`failAt`): a run past the age limit then is given up unread. */
 	readFailedAt = new Map<number, number[]>();
 
@@ -160,7 +162,8 @@ export class ResultsModel {
 			now: () => this.now,
 			readPage: async (page) => {
 				this.request();
-				const records = this.page(page);
+				if (this.lie?.atPage === page && this.lie.kind === 'empty') return { records: [], next: undefined };
+				const records = this.page(this.lie?.atPage === page ? page - 1 : page);
 				return { records, next: records.length < PAGE_SIZE ? undefined : page + 1 };
 			},
 			readRun: async (id) => {
