@@ -106,9 +106,14 @@ type WaitOutcome<T> =
 	| { state: T; done: boolean; unconfirmed?: undefined }
 	| { state: T | undefined; done: false; unconfirmed: Unconfirmed };
 
-/** A status read the service refused for good (token, access, gone, bad request): reading again cannot help. */
-function isDefinitive(error: unknown): boolean {
+/**
+ * A status read the service refused for good (token, access, bad request): reading again cannot help. A 404 is for
+ * good only once a read of this wait found the work (it was deleted since): before, it may be a service that does
+ * not list yet what it has just created, so the wait reads on.
+ */
+function isDefinitive(error: unknown, found: boolean): boolean {
 	const code = Number((error as { httpCode?: unknown })?.httpCode);
+	if (code === 404) return found;
 	return code >= 400 && code < 500 && code !== 408 && code !== 429;
 }
 
@@ -201,9 +206,10 @@ export async function waitForCompletion<T>(options: WaitOptions<T>): Promise<Wai
 	const elapsed = () => Date.now() - started;
 	let state = options.initial;
 	let failed: Error | undefined;
+	let found = false;
 	const attempt = async () => {
 		const result = await readBy(read, deadline);
-		if ('state' in result) [state, failed] = [result.state, undefined];
+		if ('state' in result) [state, failed, found] = [result.state, undefined, true];
 		else if ('failed' in result) failed = result.failed;
 		// A late read changes nothing known; the deadline has passed, so the loop ends.
 	};
@@ -211,7 +217,7 @@ export async function waitForCompletion<T>(options: WaitOptions<T>): Promise<Wai
 	if (state === undefined) await attempt();
 	for (;;) {
 		if (signal?.aborted) return { state, done: false, unconfirmed: { why: 'stopped' } };
-		if (failed && isDefinitive(failed)) return { state, done: false, unconfirmed: { why: 'unreadable', cause: failed } };
+		if (failed && isDefinitive(failed, found)) return { state, done: false, unconfirmed: { why: 'unreadable', cause: failed } };
 		if (!failed && state !== undefined && isDone(state)) return { state, done: true };
 		if (elapsed() >= maxWaitMs) break;
 		// A stopped execution ends the pause at once; the loop then says so.

@@ -88,13 +88,30 @@ describe('Bulk > Start with Wait for Completion', () => {
 		expect(platform.sim.server.log.count(PLATFORM_ROUTES.bulk)).toBe(1);
 	}, 120_000);
 
-	it('a job the service no longer knows (404) ends the wait at once, naming the job', async () => {
+	it('a job the service does not know yet (404 to every status read) is read until Max Wait, then named', async () => {
 		platform.sim.server.faults.add({ kind: 'status', status: 404, routes: [PLATFORM_ROUTES.result] });
 		const started = Date.now();
-		const result = await platform.run(bulkStart({ maxWaitSeconds: 600 }));
+		const result = await platform.run(bulkStart({ maxWaitSeconds: 5 }));
 		expect(result.error?.message).toMatch(/^Bulk job "[^"]+" was started, but its status could not be read: The bulk job "[^"]+" was not found \(404\)/);
-		expect(Date.now() - started).toBeLessThan(10_000);
-		expect(platform.sim.server.log.count(PLATFORM_ROUTES.result)).toBe(1);
+		expect(result.error?.description).toMatch(/^Do not start it again/);
+		// A service may not list at once what it has just created: the wait reads on instead of giving up at once.
+		expect(Date.now() - started).toBeGreaterThanOrEqual(5_000);
+		expect(platform.sim.server.log.count(PLATFORM_ROUTES.result)).toBeGreaterThan(1);
+		expect(platform.sim.server.log.count(PLATFORM_ROUTES.bulk)).toBe(1);
+	}, 60_000);
+
+	it('a job read once, then gone (404): the wait ends at once, naming the job', async () => {
+		platform.sim.options.bulkUrlDurationMs = 600_000;
+		try {
+			platform.sim.server.faults.add({ kind: 'status', status: 404, routes: [PLATFORM_ROUTES.result], afterRequests: 1 });
+			const started = Date.now();
+			const result = await platform.run(bulkStart({ maxWaitSeconds: 600 }));
+			expect(result.error?.message).toMatch(/^Bulk job "[^"]+" was started, but its status could not be read: The bulk job "[^"]+" was not found \(404\)/);
+			expect(Date.now() - started).toBeLessThan(15_000);
+			expect(platform.sim.server.log.count(PLATFORM_ROUTES.result)).toBe(2);
+		} finally {
+			platform.sim.options.bulkUrlDurationMs = 1_500;
+		}
 	}, 30_000);
 
 	it('stopped while waiting: the message names the job that goes on', async () => {
@@ -144,6 +161,16 @@ describe('Create and Run with Wait for Completion', () => {
 			`Do not start it again: it goes on in the service. Read it later with Scraping Run > Get ('Scraping Run ID' ${runId}), or start a workflow when it finishes with the Scraper Run Trigger.`,
 		);
 		expect(item.latestState).toEqual([expect.objectContaining({ scraping_run_id: runId, status: expect.any(String) })]);
+		expect(marketplace.requests(MARKETPLACE_ROUTES.searchLeadsCreateAndRun)).toHaveLength(1);
+	}, 60_000);
+
+	it('a run the service does not list yet (404 to every read) is read until Max Wait, then named', async () => {
+		marketplace.sim.server.faults.add({ kind: 'status', status: 404, routes: [MARKETPLACE_ROUTES.scrapingRun] });
+		const began = Date.now();
+		const result = await marketplace.run(search({ maxWaitSeconds: 4 }));
+		expect(result.error?.message).toMatch(/^Scraping run \d+ of scraper \d+ was started, but its status could not be read/);
+		expect(Date.now() - began).toBeGreaterThanOrEqual(4_000);
+		expect(marketplace.requests(MARKETPLACE_ROUTES.scrapingRun).length).toBeGreaterThan(1);
 		expect(marketplace.requests(MARKETPLACE_ROUTES.searchLeadsCreateAndRun)).toHaveLength(1);
 	}, 60_000);
 

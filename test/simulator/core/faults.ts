@@ -17,6 +17,8 @@ export interface FaultSpec {
 	rate?: number;
 	/** How many times it may fire before it is spent; unlimited when omitted. */
 	times?: number;
+	/** Matching requests it lets through before it starts firing (e.g. a job found once, then gone). Default 0. */
+	afterRequests?: number;
 	/** For `status`. */
 	status?: number;
 	/** For `status` 429: the Retry-After header value in seconds. */
@@ -30,6 +32,8 @@ export interface FaultSpec {
 export interface ActiveFault extends FaultSpec {
 	id: number;
 	fired: number;
+	/** Matching requests let through so far under `afterRequests`. */
+	passed: number;
 }
 
 export class FaultInjector {
@@ -43,7 +47,7 @@ export class FaultInjector {
 
 	/** Adds a fault; returns a function that removes it. */
 	add(spec: FaultSpec): () => void {
-		const fault: ActiveFault = { ...spec, id: this.nextId++, fired: 0 };
+		const fault: ActiveFault = { ...spec, id: this.nextId++, fired: 0, passed: 0 };
 		this.faults.push(fault);
 		return () => {
 			this.faults = this.faults.filter((f) => f.id !== fault.id);
@@ -65,6 +69,10 @@ export class FaultInjector {
 		for (const fault of this.faults) {
 			if (fault.routes && !fault.routes.includes(route)) continue;
 			if (fault.times !== undefined && fault.fired >= fault.times) continue;
+			if (fault.passed < (fault.afterRequests ?? 0)) {
+				fault.passed++;
+				continue;
+			}
 			if (chosen.some((c) => c.kind === fault.kind)) continue;
 			const rate = fault.rate ?? 1;
 			if (rate < 1 && this.random.next() >= rate) continue;
