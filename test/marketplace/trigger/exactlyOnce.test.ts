@@ -14,8 +14,8 @@ import type { ModelRun, RunSpec } from './resultsModel';
  * going at activation, then polls with runs created and finishing between them, runs created while a poll pages
  * (the listing shifts under it), stuck runs and runs that outlive the age limit, deleted runs, pages answered wrong
  * (empty, or repeating the page before), polls that fail midway, n8n restarts (back to the last saved state) and an
- * upgrade from state version 1. Whatever happens:
- * no run emitted twice, none missed, each with exactly its results, bounded requests per poll, bounded state.
+ * upgrade from state version 1. Whatever happens: no run emitted twice, none missed, each with exactly its results,
+ * bounded requests per poll, bounded state.
  */
 
 const duration = fc.oneof(
