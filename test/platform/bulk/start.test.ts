@@ -8,6 +8,18 @@ import { jsonOf, ROUTES, usePlatform } from '../helpers';
 const ctx = usePlatform();
 const scraperId = DEMO_MANUAL_SCRAPER_IDS[0];
 
+/** Bulk > Start of these URLs on the manual scraper, waiting for completion (1 s polls), the whole job as output. */
+const waitingStart = (list: string[], options: IDataObject = {}, more: IDataObject = {}): IDataObject => ({
+	resource: 'bulk',
+	operation: 'start',
+	simplify: false,
+	scraperId,
+	urls: list.join('\n'),
+	waitForCompletion: true,
+	options: { pollIntervalSeconds: 1, ...options },
+	...more,
+});
+
 describe('Bulk > Start', () => {
 	beforeEach(() => {
 		ctx.sim.options.bulkUrlDurationMs = 2_000;
@@ -101,15 +113,7 @@ describe('Bulk > Start', () => {
 	it('Wait for Completion that times out outputs the latest state with a clear note, never hangs', async () => {
 		ctx.sim.options.bulkUrlDurationMs = 600_000;
 		const started = Date.now();
-		const result = await ctx.run({
-			resource: 'bulk',
-			operation: 'start',
-			simplify: false,
-			scraperId,
-			urls: urls(2).join('\n'),
-			waitForCompletion: true,
-			options: { pollIntervalSeconds: 1, maxWaitSeconds: 2 },
-		});
+		const result = await ctx.run(waitingStart(urls(2), { maxWaitSeconds: 2 }));
 		expect(Date.now() - started).toBeLessThan(10_000);
 		const job = result.items[0].json;
 		expect(job.completed).toBe(false);
@@ -119,16 +123,7 @@ describe('Bulk > Start', () => {
 
 	it('One Item per Record outputs each record with the job id', async () => {
 		ctx.sim.options.bulkUrlDurationMs = 50;
-		const result = await ctx.run({
-			resource: 'bulk',
-			operation: 'start',
-			simplify: false,
-			scraperId,
-			urls: urls(3).join('\n'),
-			waitForCompletion: true,
-			options: { pollIntervalSeconds: 1 },
-			bulkOutput: 'records',
-		});
+		const result = await ctx.run(waitingStart(urls(3), {}, { bulkOutput: 'records' }));
 		expect(result.error).toBeUndefined();
 		const records = jsonOf(result.items);
 		expect(records.length).toBeGreaterThanOrEqual(3);
@@ -139,16 +134,7 @@ describe('Bulk > Start', () => {
 
 	it('One Item per Record whose wait ends first outputs the job id, its state and the note, never nothing', async () => {
 		ctx.sim.options.bulkUrlDurationMs = 600_000;
-		const result = await ctx.run({
-			resource: 'bulk',
-			operation: 'start',
-			simplify: false,
-			scraperId,
-			urls: urls(2).join('\n'),
-			waitForCompletion: true,
-			options: { pollIntervalSeconds: 1, maxWaitSeconds: 2 },
-			bulkOutput: 'records',
-		});
+		const result = await ctx.run(waitingStart(urls(2), { maxWaitSeconds: 2 }, { bulkOutput: 'records' }));
 		expect(result.error).toBeUndefined();
 		// No record exists yet: the item is the job, shaped as One Item per Job simplified reports a wait that ended first.
 		expect(result.items).toHaveLength(1);
@@ -229,16 +215,7 @@ describe('Bulk > Start reads the job id the way the service gives it', () => {
 		async (answer) => {
 			ctx.sim.options.bulkStartAnswer = answer;
 			ctx.sim.options.bulkUrlDurationMs = 100;
-			const result = await ctx.run({
-				resource: 'bulk',
-				operation: 'start',
-				simplify: false,
-				scraperId,
-				urls: urls(2).join('\n'),
-				waitForCompletion: true,
-				options: { pollIntervalSeconds: 1 },
-				bulkOutput: 'records',
-			});
+			const result = await ctx.run(waitingStart(urls(2), {}, { bulkOutput: 'records' }));
 			expect(result.error).toBeUndefined();
 			const jobIds = new Set(jsonOf(result.items).map((r) => r.bulkId));
 			expect(jobIds.size).toBe(1);
