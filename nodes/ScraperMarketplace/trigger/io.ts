@@ -1,4 +1,3 @@
-import { NodeApiError } from 'n8n-workflow';
 import type { INode, IPollFunctions } from 'n8n-workflow';
 
 import { getScrapingRun, resultsPageReader } from '../transport/api';
@@ -6,6 +5,7 @@ import { LARGEST_RESULTS_PAGE } from '../transport/vocabulary';
 import type { RunListRecord, ScrapingRun } from '../transport/vocabulary';
 import type { PageReader } from '../../shared/paging/pages';
 import { TRIGGER_RETRY_POLICY } from '../../shared/transport/retry';
+import { answeredStatus } from '../../shared/execution/errors';
 import type { NodeCall } from '../../shared/execution/call';
 
 /** The trigger reads the results list in pages of the most the service recommends (100). */
@@ -28,7 +28,7 @@ export interface RunTriggerIO {
 
 /** A 404 means the run is gone (deleted, or never this account's): nothing is left to wait for. Else as it came. */
 function goneAsUndefined(error: unknown): undefined {
-	if (error instanceof NodeApiError && error.httpCode === '404') return undefined;
+	if (answeredStatus(error) === 404) return undefined;
 	throw error;
 }
 
@@ -53,6 +53,6 @@ export function resultsOf(run: ScrapingRun | undefined): RunListRecord[] {
  * every other read would get the same answer, so the poll fails rather than setting one run aside.
  */
 export function refusesAccount(error: unknown): boolean {
-	const code = typeof error === 'object' && error !== null ? (error as { httpCode?: unknown }).httpCode : undefined;
-	return code === '401' || code === '403' || code === '429';
+	const status = answeredStatus(error);
+	return status === 401 || status === 403 || status === 429;
 }

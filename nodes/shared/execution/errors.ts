@@ -3,6 +3,15 @@ import type { INode, JsonObject } from 'n8n-workflow';
 
 
 /**
+ * The HTTP status a failed request was answered with, as n8n's errors and ours carry it (`httpCode`); undefined when
+ * no answer came (a reset, a timeout: there `httpCode` holds the system code, if anything).
+ */
+export function answeredStatus(error: unknown): number | undefined {
+	const code = typeof error === 'object' && error !== null ? (error as { httpCode?: unknown }).httpCode : undefined;
+	return typeof code === 'string' && /^[1-5][0-9]{2}$/.test(code) ? Number(code) : undefined;
+}
+
+/**
  * n8n's NodeApiError and NodeOperationError replace any message that merely contains a Node error code
  * (ECONNRESET, ECONNREFUSED, ETIMEDOUT, EPERM, ...) with a generic text; for ECONNRESET that text even invites an
  * immediate retry, which for a create or a payment is exactly wrong. Our messages are written for the user, so

@@ -1,6 +1,7 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { movedToOptions, readMoved } from '../descriptions/collections';
+import { answeredStatus } from './errors';
 import type { Unconfirmed } from './unknownOutcome';
 import { NodeCall } from './call';
 import type { NodeContext } from './call';
@@ -112,9 +113,9 @@ type WaitOutcome<T> =
  * not list yet what it has just created, so the wait reads on.
  */
 function isDefinitive(error: unknown, found: boolean): boolean {
-	const code = Number((error as { httpCode?: unknown })?.httpCode);
-	if (code === 404) return found;
-	return code >= 400 && code < 500 && code !== 408 && code !== 429;
+	const status = answeredStatus(error) ?? 0;
+	if (status === 404) return found;
+	return status >= 400 && status < 500 && status !== 408 && status !== 429;
 }
 
 /** The time a read started at (or after) Max Wait still gets, so the last read of a wait can answer. */
