@@ -1,5 +1,6 @@
 import type { IAuthenticate, Icon, ICredentialTestRequest, ICredentialType, INodeProperties } from 'n8n-workflow';
 
+import { API_TOKEN, BASE_URL } from '../nodes/shared/transport/credentialFields';
 import { credentialProblemMessage } from '../nodes/shared/transport/credentials';
 
 export class ScraperMarketplaceApi implements ICredentialType {
@@ -13,21 +14,13 @@ export class ScraperMarketplaceApi implements ICredentialType {
 
 	properties: INodeProperties[] = [
 		{
-			displayName: 'API Token',
-			name: 'apiToken',
-			type: 'string',
-			typeOptions: { password: true },
-			default: '',
-			required: true,
+			...API_TOKEN,
 			description: 'The marketplace API token from the service dashboard, sent as a Bearer token',
 		},
 		{
-			displayName: 'Base URL',
-			name: 'baseUrl',
-			type: 'string',
+			...BASE_URL,
 			// The service's marketplace API (the dashboard's own host), as its documentation addresses it.
 			default: 'https://app.mrscraper.com',
-			required: true,
 			placeholder: 'e.g. https://app.mrscraper.com',
 			description: 'Address of the marketplace API, without /api. Keep the default unless the service gave you another.',
 		},

@@ -1,6 +1,7 @@
 import type { IAuthenticate, Icon, ICredentialTestRequest, ICredentialType, INodeProperties } from 'n8n-workflow';
 
 import { FETCH_HOST, PLATFORM_HOSTS, SEARCH_HOST } from '../nodes/ScraperPlatform/transport/hosts';
+import { API_TOKEN, BASE_URL } from '../nodes/shared/transport/credentialFields';
 import { credentialProblemMessage } from '../nodes/shared/transport/credentials';
 
 export class ScraperPlatformApi implements ICredentialType {
@@ -14,22 +15,14 @@ export class ScraperPlatformApi implements ICredentialType {
 
 	properties: INodeProperties[] = [
 		{
-			displayName: 'API Token',
-			name: 'apiToken',
-			type: 'string',
-			typeOptions: { password: true },
-			default: '',
-			required: true,
+			...API_TOKEN,
 			description:
 				'Create a token in the service dashboard (give it a name and an expiry date); its value is shown once, at creation',
 		},
 		{
-			displayName: 'Base URL',
-			name: 'baseUrl',
-			type: 'string',
+			...BASE_URL,
 			// The service's platform API, as its own clients (MCP server, Node SDK) address it.
 			default: 'https://api.app.mrscraper.com',
-			required: true,
 			placeholder: 'e.g. https://api.app.mrscraper.com',
 			description: 'Address of the platform API, without /api/v1. Keep the default unless the service gave you another.',
 		},

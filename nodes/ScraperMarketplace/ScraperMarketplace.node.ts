@@ -20,6 +20,7 @@ import { scrapingRunGet } from './actions/scrapingRun/get';
 import { scrapingRunGetHtml } from './actions/scrapingRun/getHtml';
 import { scrapingRunGetLatest } from './actions/scrapingRun/getLatest';
 import { searchResults, searchScrapers, searchScrapingRuns } from './methods/listSearch';
+import { MARKETPLACE_VERSIONS } from './versions';
 
 const resources: Resource[] = [
 	{ value: 'jobBoard', name: 'Job Board', operations: [jobBoardScrape] },
@@ -39,8 +40,7 @@ export class ScraperMarketplace implements INodeType {
 		name: 'scraperMarketplace',
 		icon: { light: 'file:../../icons/scraper.svg', dark: 'file:../../icons/scraper.dark.svg' },
 		group: ['transform'],
-		// 2: id fields became resource locators (From list / By ID); version 1 workflows keep their number fields.
-		// 3: optional parameters moved into Options (Parallel Requests too), Simplify on top, sorting in Sort.
+		// Each version after 1 changed a stored parameter's shape: versions.ts says which and why.
 		version: [1, 2, 3],
 		defaultVersion: 3,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
@@ -50,7 +50,7 @@ export class ScraperMarketplace implements INodeType {
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'scraperMarketplaceApi', required: true }],
-		properties: describeResources(resources, 'jobBoard'),
+		properties: describeResources(resources, 'jobBoard', MARKETPLACE_VERSIONS.options),
 	};
 
 	methods = {
@@ -58,6 +58,6 @@ export class ScraperMarketplace implements INodeType {
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		return await routeOperation(this, resources);
+		return await routeOperation(this, resources, { optionsSince: MARKETPLACE_VERSIONS.options });
 	}
 }

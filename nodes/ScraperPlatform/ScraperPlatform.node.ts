@@ -19,6 +19,7 @@ import { resultGet } from './actions/result/get';
 import { resultGetMany } from './actions/result/getMany';
 import { searchGoogle } from './actions/search/google';
 import { searchBulkJobs, searchResults, searchScrapers } from './methods/listSearch';
+import { PLATFORM_VERSIONS } from './versions';
 
 const resources: Resource[] = [
 	{ value: 'account', name: 'Account', operations: [accountGet] },
@@ -37,9 +38,7 @@ export class ScraperPlatform implements INodeType {
 		name: 'scraperPlatform',
 		icon: { light: 'file:../../icons/scraper.svg', dark: 'file:../../icons/scraper.dark.svg' },
 		group: ['transform'],
-		// 2: id fields became resource locators (From list / By ID); version 1 workflows keep their plain fields.
-		// 3: optional parameters moved into Options (Parallel Requests too), Simplify on top, sorting in Sort.
-		// 3.1: Account > Get gained Simplify (on by default); version 3 workflows keep the account's whole answer.
+		// Each version after 1 changed a stored parameter's shape: versions.ts says which and why.
 		version: [1, 2, 3, 3.1],
 		defaultVersion: 3.1,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
@@ -49,7 +48,7 @@ export class ScraperPlatform implements INodeType {
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'scraperPlatformApi', required: true }],
-		properties: describeResources(resources, 'aiScraper'),
+		properties: describeResources(resources, 'aiScraper', PLATFORM_VERSIONS.options),
 	};
 
 	methods = {
@@ -57,6 +56,6 @@ export class ScraperPlatform implements INodeType {
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		return await routeOperation(this, resources);
+		return await routeOperation(this, resources, { optionsSince: PLATFORM_VERSIONS.options });
 	}
 }

@@ -10,7 +10,7 @@ import { BinaryDataService } from 'n8n-core';
 import type { ICredentialDataDecryptedObject, IDataObject, INodeExecutionData } from 'n8n-workflow';
 import { request } from 'undici';
 
-import { readWithBase64Fields } from '../../x402/nodes/ScraperGateway/base64Fields';
+import { readWithBase64Fields } from '../../x402/nodes/ScraperGateway/transport/base64Fields';
 import { runNode } from '../harness';
 import type { GatewaySimulator } from '../simulator/gateway';
 import { createPayingClient } from '../simulator/gateway/client';

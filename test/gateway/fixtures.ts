@@ -4,7 +4,7 @@ import type { INode } from 'n8n-workflow';
 import type { KnownRequirement } from '../../x402/nodes/ScraperGateway/payment/requirementCache';
 import type { PaymentPolicy } from '../../x402/nodes/ScraperGateway/payment/requirements';
 import type { PaidRequest } from '../../x402/nodes/ScraperGateway/payment/request';
-import type { HttpAnswer } from '../../x402/nodes/ScraperGateway/transport';
+import type { HttpAnswer } from '../../x402/nodes/ScraperGateway/transport/transport';
 
 /** The payment's pieces tested on their own (no chain, no gateway) share one node, price, policy and request. */
 

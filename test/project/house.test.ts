@@ -196,6 +196,57 @@ function misplacedTest(file: string): string | undefined {
 	return folder === 'node' || exists(`${code}/${folder}`) ? undefined : `no folder ${code}/${folder} (nor actions/${folder}) to mirror`;
 }
 
+/**
+ * Every display name of a parameter or credential field (`displayName: '...'` in a property literal), with where it is
+ * declared; the node and credential names ("Scraper ...") are products, not fields.
+ */
+function declaredDisplayNames(): Set<string> {
+	const names = new Set<string>();
+	for (const [, source] of parsed) {
+		const visit = (node: ts.Node) => {
+			if (ts.isPropertyAssignment(node) && node.name.getText(source) === 'displayName' && ts.isStringLiteralLike(node.initializer)) {
+				const name = node.initializer.text;
+				if (name.length >= 3 && !/^Scraper /.test(name)) names.add(name);
+			}
+			ts.forEachChild(node, visit);
+		};
+		visit(source);
+	}
+	return names;
+}
+
+/** The keys whose string value declares something rather than repeating it: a display name, an option's name, an action. */
+const DECLARING_KEYS = new Set(['displayName', 'name', 'action', 'value']);
+
+/**
+ * Where product code types a display name again: as a whole string (a check's label, a table entry) or quoted inside
+ * a text ("Raise 'Max Wait (Seconds)'"). Each field is declared once; its label comes from its declaration.
+ */
+function retypedDisplayNames(): string[] {
+	const names = [...declaredDisplayNames()];
+	const found: string[] = [];
+	for (const [file, source] of parsed) {
+		const visit = (node: ts.Node) => {
+			const text = ts.isStringLiteralLike(node) || ts.isTemplateLiteralToken(node) ? (node as ts.LiteralLikeNode).text : undefined;
+			const declaring = node.parent && ts.isPropertyAssignment(node.parent) && node.parent.initializer === node && DECLARING_KEYS.has(node.parent.name.getText(source));
+			if (text !== undefined && !declaring) {
+				const hit = names.find((name) => text === name || text.includes(`'${name}'`));
+				if (hit) found.push(`${file}:${lineOf(source, node.getStart())} '${hit}'`);
+			}
+			ts.forEachChild(node, visit);
+		};
+		visit(source);
+	}
+	return found;
+}
+
+describe('the fields', () => {
+	it('type each display name once, in its declaration: checks, errors and tables take it from there', () => {
+		expect(declaredDisplayNames().size).toBeGreaterThan(100);
+		expect(retypedDisplayNames()).toEqual([]);
+	});
+});
+
 describe('the tests', () => {
 	it('mirror the code: each test file stands where the code it tests stands', () => {
 		const tests = sourceFiles('test').filter((file) => file.endsWith('.test.ts'));

@@ -1,52 +1,67 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { RUN_OUTPUTS, runOutputOptions } from '../descriptions/runOutput';
+import { runOutputField, runOutputOptions } from '../descriptions/runOutput';
 import type { RunOutput } from '../descriptions/runOutput';
 import { marketplaceRequest } from '../transport/api';
 import type { FieldLabels, ListReaderOptions } from '../transport/api';
 import { runItem, runRecordItems } from '../runs/output';
-import { isRunDone, trackRuns, waitForRuns } from '../runs/track';
+import { isRunDone, RUN_WAIT, trackRuns, waitForRuns } from '../runs/track';
 import type { TrackedRun } from '../runs/track';
 import { STARTED_RUN_FIELDS } from '../transport/vocabulary';
-import { FROM_OPTIONS, optionsCollection, OPTIONS_VERSION } from '../../shared/descriptions/collections';
-import { idParameter, INTEGER_ID_PATTERN, readId } from '../../shared/descriptions/locator';
-import { readWaitSettings, waitParameters } from '../../shared/execution/polling';
-import type { WaitSettings } from '../../shared/execution/polling';
+import { FROM_OPTIONS, MARKETPLACE_VERSIONS } from '../versions';
+import { optionsCollection } from '../../shared/descriptions/collections';
+import type { WaitSettings } from '../../shared/execution/waitFields';
 import { readSimplify, simplifyProperties } from '../../shared/descriptions/simplify';
 import type { Shaping } from '../../shared/descriptions/simplify';
 import type { ApiRequest } from '../../shared/transport/definition';
-import { InputValidator } from '../../shared/input/validation';
 import type { ExecutionCall, NodeCall } from '../../shared/execution/call';
 import { readListingLimit } from '../../shared/descriptions/listing';
 import { collectRecords, listingWalk } from '../../shared/paging/pages';
 import type { PageReader } from '../../shared/paging/pages';
+import { field, parameter } from '../../shared/input/fields';
+import { SPLIT_INTO_ITEMS } from '../../shared/output/records';
+import { collection } from '../../shared/input/fieldSets';
+import type { Field } from '../../shared/input/fields';
+import type { Values } from '../../shared/input/fieldSets';
+
+/** Name is required by every create-and-run; each operation shows it with an example of its own (`nameProperty`). */
+export const NAME = field({
+	displayName: 'Name',
+	name: 'name',
+	type: 'string',
+	required: true,
+	default: '',
+	description: 'A name for the new scraper, shown in the service dashboard and on every result',
+});
+
+/** Name as an operation shows it: with its example. */
+export const nameProperty = (example: string): INodeProperties => ({ ...NAME.property, placeholder: `e.g. ${example}` });
+
+/** Split Into Items, of the operations whose answers hold records; `description` says what one item is then. */
+export function splitField(description: string): Field<boolean, boolean> {
+	return SPLIT_INTO_ITEMS.with({ description });
+}
+
+/** Shown only while waiting: an unfinished run has no records to shape. */
+const WHEN_WAITING = { show: { [RUN_WAIT.waitSwitch.name]: [true] } };
+
+/** Output of the operations that start runs; each shows it naming its own records (`waitProperties`). */
+const RUN_OUTPUT = runOutputField({ name: 'runOutput', recordWord: 'one record', description: 'How to shape the output', displayOptions: WHEN_WAITING });
+
+/** From version 3: the Options collection, holding Max Wait and Poll Interval (Parallel Requests joins it). */
+const RUN_OPTIONS = collection((options) => optionsCollection(options, { displayOptions: { show: FROM_OPTIONS } }), RUN_WAIT.options);
 
 /**
  * Wait for Completion and the output shape, for every operation that starts scraping runs, and from version 3 the
- * Options collection holding Max Wait and Poll Interval (Parallel Requests joins it), last.
+ * Options collection holding Max Wait and Poll Interval, last. `recordWord` names one record of the output.
  */
 export function waitProperties(recordWord: string, whenNotWaiting: INodeProperties[] = []): INodeProperties[] {
-	// A queued run carries no data yet: waiting is what most users want, so it is on by default.
-	const wait = waitParameters('run', true, 'every result of the run has succeeded or failed, and output the extracted data');
-	return [
-		...wait.main,
-		{
-			displayName: 'Output',
-			name: 'runOutput',
-			type: 'options',
-			default: 'run',
-			displayOptions: { show: { waitForCompletion: [true] } },
-			options: runOutputOptions(recordWord),
-			description: 'How to shape the output',
-		},
-		...whenNotWaiting,
-		optionsCollection(wait.options, { displayOptions: { show: FROM_OPTIONS } }),
-	];
+	return [...RUN_WAIT.main, { ...RUN_OUTPUT.property, options: runOutputOptions(recordWord) }, ...whenNotWaiting, RUN_OPTIONS.property];
 }
 
 /** `waitProperties` of a create-and-run, whose answer without waiting is simplified from version 3. */
 export function createAndRunWaitProperties(recordWord: string): INodeProperties[] {
-	return waitProperties(recordWord, simplifyProperties(STARTED_RUN_FIELDS, { ...FROM_OPTIONS, waitForCompletion: [false] }));
+	return waitProperties(recordWord, simplifyProperties(STARTED_RUN_FIELDS, { ...FROM_OPTIONS, [RUN_WAIT.waitSwitch.name]: [false] }));
 }
 
 interface WaitChoice {
@@ -56,15 +71,15 @@ interface WaitChoice {
 
 /** Reads and checks the wait parameters; undefined when the user does not want to wait. */
 function readWaitChoice(ctx: IExecuteFunctions, itemIndex: number): WaitChoice | undefined {
-	const wait = readWaitSettings(ctx, itemIndex, true);
-	if (!wait) return undefined;
-	const v = new InputValidator(ctx.getNode(), itemIndex);
-	return { wait, output: v.oneOf(ctx.getNodeParameter('runOutput', itemIndex, 'run'), 'Output', RUN_OUTPUTS) };
+	const wait = RUN_WAIT.read(ctx, itemIndex);
+	return wait && { wait, output: RUN_OUTPUT.read(ctx, itemIndex) };
 }
 
 /** Waiting runs several input items at once, so ten searches take about as long as one. */
 export function waitingConcurrency(this: IExecuteFunctions): number {
-	return this.getNodeParameter('waitForCompletion', 0, true) === true ? 5 : 1;
+	const { name, default: waitsByDefault } = RUN_WAIT.waitSwitch.property;
+	// Only how many items run at once: each item checks the switch itself.
+	return parameter(this, name, 0, waitsByDefault) === true ? 5 : 1;
 }
 
 /** What the service answered when runs started: their results, and the output (of those runs) when the user does not wait. */
@@ -88,7 +103,7 @@ function createAnswer(shaping: Shaping | undefined): (answer: IDataObject) => St
 
 /** Simplify as set, read only where it applies: from version 3, when the node does not wait. */
 function readStartedShaping(ctx: IExecuteFunctions, itemIndex: number): Shaping | undefined {
-	if (ctx.getNode().typeVersion < OPTIONS_VERSION || readWaitSettings(ctx, itemIndex, true)) return undefined;
+	if (ctx.getNode().typeVersion < MARKETPLACE_VERSIONS.options || RUN_WAIT.read(ctx, itemIndex)) return undefined;
 	return readSimplify(ctx, itemIndex, STARTED_RUN_FIELDS);
 }
 
@@ -104,7 +119,7 @@ const START_TIMEOUT_MS = 300_000;
 /**
  * The steps of every operation that starts scraping runs, after its input is checked: read the wait (so a bad wait
  * setting sends nothing), send `request`, then without waiting output the service's answer, with waiting poll every
- * run it started and output one item per run or per extracted record.
+ * run it started and output one item per run or per extracted record. `labels` name the request's keys.
  */
 export async function startRuns(
 	call: ExecutionCall,
@@ -133,8 +148,8 @@ export async function startRuns(
 }
 
 /**
- * A create-and-run of section C: POST `path` with `body` (always with the `name` of `nameProperty`), answered with
- * the new scraper and its first run. `labels` name the operation's other fields.
+ * A create-and-run of section C: POST `path` with `body` (always with the `name` of `NAME`), answered with the new
+ * scraper and its first run. `labels` name the request's keys (the operation's `Request`).
  */
 export async function createAndRun(
 	call: ExecutionCall,
@@ -146,57 +161,34 @@ export async function createAndRun(
 	const { ctx } = call;
 	const shaping = readStartedShaping(ctx, itemIndex);
 	const started = { what: `the scraper "${String(body.name)}" and its first run`, check: 'Look for it with Scraper > Get Many (newest first), then Scraping Run > Get Latest' };
-	return await startRuns(call, itemIndex, { path, body, started }, { name: 'Name', ...labels }, createAnswer(shaping));
+	return await startRuns(call, itemIndex, { path, body, started }, labels, createAnswer(shaping));
 }
 
-/** Name is required by every create-and-run. */
-export const nameProperty = (placeholder: string): INodeProperties => ({
-	displayName: 'Name',
-	name: 'name',
-	type: 'string',
-	required: true,
-	default: '',
-	placeholder: `e.g. ${placeholder}`,
-	description: 'A name for the new scraper, shown in the service dashboard and on every result',
-});
-
-/** A section C id parameter: a whole number typed, or picked from a list the node reads from the results. */
-export function marketplaceIdParameter(
-	name: string,
-	displayName: string,
-	searchListMethod: string,
-	description: string,
-	example: string,
-): INodeProperties[] {
-	return idParameter({
-		name,
-		displayName,
+/** Page Size of the section C listings (results, scrapers), stored as `perPage` and sent as per_page. */
+export function pageSizeField(largest: number, description: string) {
+	return field({
+		displayName: 'Page Size',
+		name: 'perPage',
+		type: 'number',
+		typeOptions: { minValue: 1, maxValue: largest, numberPrecision: 0 },
+		default: largest,
 		description,
-		searchListMethod,
-		idPattern: INTEGER_ID_PATTERN,
-		example,
-		legacy: { type: 'number', default: 0, typeOptions: { minValue: 1, numberPrecision: 0 } },
 	});
 }
 
-/** A whole-number id the user chose (picked, typed or, before version 2, a number field), checked before sending. */
-export function integerIdOf(ctx: IExecuteFunctions, name: string, label: string, itemIndex: number): number {
-	return new InputValidator(ctx.getNode(), itemIndex).integer(readId(ctx, name, itemIndex, 0), label, { min: 1 });
-}
-
 /**
- * Return All or Limit over one of the section C listings (results, scrapers): Options' Page Size, stored as `perPage`
- * (saved workflows keep it), is sent as per_page; `what` names the listing in the paging guard's messages.
+ * Return All or Limit over one of the section C listings, `pageSize` records a request as the user set it (checked
+ * with `values`); `what` names the listing in the paging guard's messages.
  */
 export async function readListing<T>(
 	call: ExecutionCall,
 	itemIndex: number,
 	pages: (call: NodeCall, pageSize: number, options: ListReaderOptions) => PageReader<T>,
 	what: string,
+	pageSize: { field: Field<number, number>; values: Values },
 ): Promise<T[]> {
 	const { ctx } = call;
-	const options = ctx.getNodeParameter('options', itemIndex, {}) as IDataObject;
-	const { limit, pageSize } = readListingLimit(ctx, itemIndex, options.perPage);
-	const read = pages(call, pageSize, { itemIndex, fieldLabels: { per_page: 'Page Size' } });
+	const { limit, pageSize: perPage } = readListingLimit(ctx, itemIndex, pageSize.values.of(pageSize.field));
+	const read = pages(call, perPage, { itemIndex, fieldLabels: { per_page: pageSize.field.label } });
 	return await collectRecords(read, 1, limit, listingWalk(ctx, itemIndex, what));
 }

@@ -1,4 +1,7 @@
-import type { INodePropertyOptions } from 'n8n-workflow';
+import type { IDisplayOptions, INodePropertyOptions } from 'n8n-workflow';
+
+import { field, rules } from '../../shared/input/fields';
+import type { Field } from '../../shared/input/fields';
 
 /** The values of the output shapes below. */
 export const RUN_OUTPUTS = ['run', 'records'] as const;
@@ -18,4 +21,29 @@ export function runOutputOptions(recordWord: string): INodePropertyOptions[] {
 			description: `Each extracted record (${recordWord}) as its own item, with the scraper, run and result IDs, ready for a spreadsheet or CRM. A result that failed or is not done gives one item with its status.`,
 		},
 	];
+}
+
+interface RunOutputSpec {
+	/** The parameter's name as the node stores it: `runOutput` in the node, `output` in the Run Trigger. */
+	name: string;
+	/** One record of the output, as the One Item per Record choice names it. */
+	recordWord: string;
+	description: string;
+	displayOptions?: IDisplayOptions;
+}
+
+/** The Output choice between the two shapes, declared once for the node's wait and the Run Trigger. */
+export function runOutputField(spec: RunOutputSpec): Field<RunOutput, RunOutput> {
+	return field(
+		{
+			displayName: 'Output',
+			name: spec.name,
+			type: 'options',
+			default: 'run',
+			options: runOutputOptions(spec.recordWord),
+			description: spec.description,
+			...(spec.displayOptions ? { displayOptions: spec.displayOptions } : {}),
+		},
+		rules.oneOf(RUN_OUTPUTS),
+	);
 }

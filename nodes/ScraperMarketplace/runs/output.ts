@@ -1,7 +1,7 @@
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { asRecords, findList, splitIntoItems } from '../../shared/output/records';
-import { readRunsLater } from './track';
+import { readRunsLater, RUN_WAIT } from './track';
 import type { TrackedRun } from './track';
 import { DEFAULT_SCRAPED_URL, isTerminalStatus, LIST_KEYS, recordOrigin, RUN_STATUS } from '../transport/vocabulary';
 import type { RunListRecord } from '../transport/vocabulary';
@@ -41,7 +41,7 @@ export function runItem(run: TrackedRun, completed: boolean, maxWaitMs?: number)
 	if (run.created_at) item.created_at = run.created_at;
 	if (!completed && maxWaitMs !== undefined) {
 		item.waitTimedOut = true;
-		item.waitMessage = `The run is still ${run.status} after ${inSeconds(maxWaitMs)} s: ${countDone(run)} of ${run.results.length} results done. ${readRunsLater([run.id])} Or raise 'Max Wait (Seconds)'.`;
+		item.waitMessage = `The run is still ${run.status} after ${inSeconds(maxWaitMs)} s: ${countDone(run)} of ${run.results.length} results done. ${readRunsLater([run.id])} Or raise '${RUN_WAIT.maxWait.field.label}'.`;
 	}
 	return item;
 }
@@ -53,7 +53,7 @@ function notSucceededMessage(result: RunListRecord, maxWaitMs: number | undefine
 		return `The service could not scrape this ${what} (status ${result.status}). Check the input (URL, location or keyword) and run the scraper again.`;
 	}
 	const waited = maxWaitMs === undefined ? '' : ` after ${inSeconds(maxWaitMs)} s`;
-	return `Still ${result.status}${waited}. Read it later with Result > Get Many${maxWaitMs === undefined ? '' : ", or raise 'Max Wait (Seconds)'"}.`;
+	return `Still ${result.status}${waited}. Read it later with Result > Get Many${maxWaitMs === undefined ? '' : `, or raise '${RUN_WAIT.maxWait.field.label}'`}.`;
 }
 
 /**

@@ -2,11 +2,25 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { readBudget, stoppableCall, waitForCompletion } from '../../shared/execution/polling';
 import { unconfirmedWorkError } from '../../shared/execution/unknownOutcome';
-import type { WaitSettings } from '../../shared/execution/polling';
+import { WaitFields } from '../../shared/execution/waitFields';
+import type { WaitSettings } from '../../shared/execution/waitFields';
+import { SCRAPING_RUN_ID } from '../descriptions/ids';
+import { MARKETPLACE_VERSIONS } from '../versions';
 import { getScrapingRun } from '../transport/api';
 import { CREATE_ONLY_FIELDS, isTerminalStatus, RUN_STATUS } from '../transport/vocabulary';
 import type { RunListRecord, RunStatus } from '../transport/vocabulary';
 import type { ExecutionCall } from '../../shared/execution/call';
+
+/**
+ * Wait for Completion of the operations that start runs, with Max Wait and Poll Interval (in Options from version 3).
+ * A queued run carries no data yet: waiting is what most users want, so it is on by default.
+ */
+export const RUN_WAIT = new WaitFields(
+	'run',
+	true,
+	'every result of the run has succeeded or failed, and output the extracted data',
+	MARKETPLACE_VERSIONS.options,
+);
 
 /** A run as the node knows it: its results, and whether they were read after the run started. */
 export interface TrackedRun {
@@ -86,7 +100,7 @@ async function reread(call: ExecutionCall, run: TrackedRun, itemIndex: number, b
 /** How to read runs later, for every message about runs the node started or waited for. */
 export function readRunsLater(runIds: number[]): string {
 	const ids = runIds.join(', ');
-	return `Read ${runIds.length === 1 ? 'it' : 'them'} later with Scraping Run > Get ('Scraping Run ID' ${ids}), or start a workflow when ${runIds.length === 1 ? 'it finishes' : 'they finish'} with the Scraper Run Trigger.`;
+	return `Read ${runIds.length === 1 ? 'it' : 'them'} later with Scraping Run > Get ('${SCRAPING_RUN_ID.label}' ${ids}), or start a workflow when ${runIds.length === 1 ? 'it finishes' : 'they finish'} with the Scraper Run Trigger.`;
 }
 
 /**

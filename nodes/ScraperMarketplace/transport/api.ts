@@ -8,6 +8,7 @@ import type { RetryPolicy } from '../../shared/transport/retry';
 import { apiRequest } from '../../shared/transport/transport';
 import type { NodeCall } from '../../shared/execution/call';
 import type { ApiDefinition, ApiRequest } from '../../shared/transport/definition';
+import { RESULT_ID, SCRAPER_ID, SCRAPING_RUN_ID } from '../descriptions/ids';
 import { SUBJECT } from './vocabulary';
 import type { DeleteAnswer, RunListRecord, ScraperRecord, ScrapingRun } from './vocabulary';
 
@@ -103,13 +104,13 @@ export async function getLatestResults(call: NodeCall, scraperId: number, itemIn
 async function latestRead<T>(call: NodeCall, path: string, scraperId: number, itemIndex: number): Promise<T> {
 	try {
 		return await marketplaceRequest<T>(call, { method: 'GET', path, idempotent: true, subject: { kind: SUBJECT.scraper, id: scraperId } }, itemIndex, {
-			scraper_id: 'Scraper ID',
+			scraper_id: SCRAPER_ID.label,
 		});
 	} catch (error) {
 		throw reworded404(
 			error,
 			`The scraper "${scraperId}" was not found, or has no scraping run (404)`,
-			`Check the 'Scraper ID': the scraper must belong to the account of the '${MARKETPLACE_API.credentialName}' credential and have run at least once. Its runs may also have been deleted.`,
+			`Check the '${SCRAPER_ID.label}': the scraper must belong to the account of the '${MARKETPLACE_API.credentialName}' credential and have run at least once. Its runs may also have been deleted.`,
 		);
 	}
 }
@@ -125,7 +126,7 @@ export async function deleteRecord(
 	itemIndex: number,
 ): Promise<DeleteAnswer> {
 	const path = kind === SUBJECT.scrapingRun ? `/api/scraping-runs/${id}` : `/api/results/${id}`;
-	const label = kind === SUBJECT.scrapingRun ? 'Scraping Run ID' : 'Result ID';
+	const { label } = kind === SUBJECT.scrapingRun ? SCRAPING_RUN_ID : RESULT_ID;
 	try {
 		return await marketplaceRequest<DeleteAnswer>(call, { method: 'DELETE', path, idempotent: true, subject: { kind, id } }, itemIndex, { id: label });
 	} catch (error) {

@@ -50,6 +50,15 @@ function shortDate(value: unknown): string {
 	return typeof value === 'string' ? value.slice(0, 16).replace('T', ' ') : '';
 }
 
+/** The words of each kind in a picker entry: "AI scraper", "Manual scraper". */
+const KIND_WORDS: Record<ScraperKind, string> = { ai: 'AI', manual: 'Manual' };
+
+/** "AI scraper", "Manual scraper", or "Scraper" when its results do not tell its kind. */
+function scraperLabel(kind: ScraperKind | undefined): string {
+	const words = kind === undefined ? 'scraper' : `${KIND_WORDS[kind]} scraper`;
+	return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
 /** The kind the current form asks for: AI Scraper and Manual Scraper operations, or Bulk > Start's Scraper Kind. */
 function wantedKind(ctx: ILoadOptionsFunctions): ScraperKind | undefined {
 	const resource = ctx.getCurrentNodeParameter('resource');
@@ -85,7 +94,7 @@ export async function searchScrapers(this: ILoadOptionsFunctions, filter?: strin
 				: undefined;
 		// Every AI scraper has AI results (its creation, its reruns); a scraper without any is not one.
 		if (wanted === 'ai' ? kind !== 'ai' : wanted === 'manual' && kind === 'ai') continue;
-		const label = kind === 'ai' ? 'AI scraper' : kind === 'manual' ? 'Manual scraper' : 'Scraper';
+		const label = scraperLabel(kind);
 		// A piece of the id first: it stays while the URL of the newest result changes, and survives truncation.
 		results.push({ name: `${idTag(id)} · ${label} · ${shortUrl(url)}`, value: id, description: `${label} ${id}` });
 		position.shown.add(id);

@@ -1,13 +1,12 @@
-import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
-import { splitIntoItems } from '../../shared/output/records';
 import type { Page, PageReader } from '../../shared/paging/pages';
 import type { RetryPolicy } from '../../shared/transport/retry';
 import { apiRequest } from '../../shared/transport/transport';
 import type { NodeCall } from '../../shared/execution/call';
 import type { ApiDefinition, ApiRequest } from '../../shared/transport/definition';
 import { PLATFORM_HOSTS } from './hosts';
-import { ID_KINDS, isTerminalStatus } from './vocabulary';
+import { ID_KINDS } from './vocabulary';
 import type { SortOrder } from './vocabulary';
 
 /** The platform API (section B): token in `x-api-token`, paths under `/api/v1`; the page fetch and search on their hosts. */
@@ -46,7 +45,7 @@ export function decodeResult(record: IDataObject): IDataObject {
 	return decodeJsonFields(record);
 }
 
-/** Reads one result record (a bulk job is polled this way). */
+/** Reads one result record (a bulk job is read this way: `jobs/job.ts`). */
 export async function getResult(
 	call: NodeCall,
 	id: string,
@@ -123,77 +122,6 @@ export function resultsPages(call: NodeCall, query: ResultsQuery, itemIndex: num
 		const records = (Array.isArray(response.data) ? response.data : []).map((record) => decodeJsonFields(record));
 		return resultsPage(page, query.pageSize, records, response.meta);
 	};
-}
-
-export interface BulkUrlDetail {
-	url: string;
-	status: string;
-	error?: string | null;
-}
-
-export interface BulkJob {
-	id: string;
-	scraperId: string;
-	status: string;
-	/** True when every URL is finished, failed or canceled. */
-	completed: boolean;
-	summary: IDataObject;
-	urlDetails: BulkUrlDetail[];
-	mergedData: IDataObject[];
-	createdAt?: string;
-	updatedAt?: string;
-}
-
-/** A bulk result record (type `Bulk-AI`) in the shape users work with: status, counts, URLs, merged records. */
-export function toBulkJob(record: IDataObject): BulkJob {
-	const decoded = decodeJsonFields(record);
-	const data = (decoded.data ?? {}) as IDataObject;
-	const urlDetails = (Array.isArray(data.urlDetails) ? data.urlDetails : []) as unknown as BulkUrlDetail[];
-	return {
-		id: String(decoded.id ?? ''),
-		scraperId: String(decoded.scraperId ?? ''),
-		status: String(decoded.status ?? ''),
-		completed: urlDetails.length > 0 && urlDetails.every((u) => isTerminalStatus(u.status)),
-		summary: (data.summary ?? {}) as IDataObject,
-		urlDetails,
-		mergedData: (Array.isArray(data.mergedData) ? data.mergedData : []) as IDataObject[],
-		createdAt: decoded.createdAt as string | undefined,
-		updatedAt: decoded.updatedAt as string | undefined,
-	};
-}
-
-/**
- * One item per merged record of a bulk job, the job id first (Bulk > Start and Get, and the Bulk Trigger). The job id
- * wins over a record field of the same name: it is how a row finds its job again. Paired with input item `itemIndex`;
- * a trigger's items come from no input item and pass undefined.
- */
-export function mergedRecordItems(job: BulkJob, itemIndex: number | undefined): INodeExecutionData[] {
-	const items = splitIntoItems(job.mergedData, itemIndex ?? 0, { bulkId: job.id });
-	for (const item of items) item.json.bulkId = job.id;
-	return itemIndex === undefined ? items.map(({ json }) => ({ json })) : items;
-}
-
-/** How many of the job's URLs have ended (finished, failed or canceled). */
-export function urlsDone(job: BulkJob): number {
-	return job.urlDetails.filter((u) => isTerminalStatus(u.status)).length;
-}
-
-/** The listing sends `data` JSON-encoded; when it (or its `urlDetails`) is missing, the job must be read by id. */
-function hasUrlDetails(record: IDataObject): boolean {
-	const data = decodeJsonFields(record).data;
-	return data !== null && typeof data === 'object' && Array.isArray((data as IDataObject).urlDetails);
-}
-
-/** The listed bulk record as a completed job, or undefined while it runs; read by id only when the list lacks its details. */
-export async function completedBulkJob(call: NodeCall, record: IDataObject, itemIndex: number): Promise<BulkJob | undefined> {
-	if (hasUrlDetails(record)) {
-		const job = toBulkJob(record);
-		return job.completed ? job : undefined;
-	}
-	// Without details, only a record whose status says it ended is worth a request.
-	if (!isTerminalStatus(record.status)) return undefined;
-	const job = toBulkJob(await getResult(call, String(record.id), itemIndex, ID_KINDS.bulkJob));
-	return job.completed ? job : undefined;
 }
 
 /**

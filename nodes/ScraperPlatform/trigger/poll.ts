@@ -2,7 +2,7 @@ import type { INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 
 import { pollWithState } from '../../shared/execution/trigger';
 import type { PollingTrigger } from '../../shared/execution/trigger';
-import type { BulkJob } from '../transport/api';
+import type { BulkJob } from '../jobs/job';
 import { collectCompletedJobs, newestUpdate } from './paging';
 import { readParameters } from './properties';
 import type { TriggerParameters } from './properties';

@@ -1,17 +1,22 @@
-import type { IDataObject, INodeProperties, IPollFunctions } from 'n8n-workflow';
+import type { INodeProperties, IPollFunctions } from 'n8n-workflow';
 
 import { optionsCollection } from '../../shared/descriptions/collections';
-import { readId } from '../../shared/descriptions/locator';
-import { InputValidator } from '../../shared/input/validation';
-import { scraperIdParameter } from '../descriptions/ids';
+import { field, rules } from '../../shared/input/fields';
+import { collection, readFields } from '../../shared/input/fieldSets';
+import { optionalScraperId } from '../descriptions/ids';
 import { BULK_OUTPUTS, bulkOutputOptions } from '../descriptions/bulkOutput';
 import type { BulkOutput } from '../descriptions/bulkOutput';
+import { BULK_TRIGGER_VERSIONS } from '../versions';
 
 /** Longest backfill offered: 30 days. */
 const MAX_LOOKBACK_HOURS = 720;
 
-export const triggerProperties: INodeProperties[] = [
-	...scraperIdParameter('Only trigger for bulk jobs of this scraper. Leave empty to trigger for every scraper.', false),
+const SCRAPER_ID = optionalScraperId(
+	'Only trigger for bulk jobs of this scraper. Leave empty to trigger for every scraper.',
+	BULK_TRIGGER_VERSIONS.locator,
+);
+
+const OUTPUT = field(
 	{
 		displayName: 'Output',
 		name: 'output',
@@ -20,34 +25,40 @@ export const triggerProperties: INodeProperties[] = [
 		options: bulkOutputOptions('. Jobs without merged records produce no items.'),
 		description: 'How to shape what each completed job emits',
 	},
-	optionsCollection([
-		{
-			displayName: 'Include Canceled Jobs',
-			name: 'includeCanceled',
-			type: 'boolean',
-			default: false,
-			description:
-				'Whether to also trigger for jobs in which URLs were canceled. Off: a canceled job is skipped, even its finished URLs.',
-		},
-		{
-			displayName: 'Include Failed Jobs',
-			name: 'includeFailed',
-			type: 'boolean',
-			default: false,
-			description:
-				'Whether to also trigger for jobs in which every URL failed (they have no merged records). Jobs with at least one successful URL always trigger.',
-		},
-		{
-			displayName: 'Include Jobs Completed in the Last (Hours)',
-			name: 'lookbackHours',
-			type: 'number',
-			typeOptions: { minValue: 1, maxValue: MAX_LOOKBACK_HOURS },
-			default: 24,
-			description:
-				'On first activation, also trigger for jobs that completed this many hours before it. Without this option only jobs completing after activation trigger the workflow.',
-		},
-	]),
-];
+	rules.oneOf(BULK_OUTPUTS),
+);
+
+const INCLUDE_CANCELED = field({
+	displayName: 'Include Canceled Jobs',
+	name: 'includeCanceled',
+	type: 'boolean',
+	default: false,
+	description: 'Whether to also trigger for jobs in which URLs were canceled. Off: a canceled job is skipped, even its finished URLs.',
+});
+
+const INCLUDE_FAILED = field({
+	displayName: 'Include Failed Jobs',
+	name: 'includeFailed',
+	type: 'boolean',
+	default: false,
+	description:
+		'Whether to also trigger for jobs in which every URL failed (they have no merged records). Jobs with at least one successful URL always trigger.',
+});
+
+const LOOKBACK_HOURS = field({
+	displayName: 'Include Jobs Completed in the Last (Hours)',
+	name: 'lookbackHours',
+	type: 'number',
+	typeOptions: { minValue: 1, maxValue: MAX_LOOKBACK_HOURS, numberPrecision: 0 },
+	default: 24,
+	description:
+		'On first activation, also trigger for jobs that completed this many hours before it. Without this option only jobs completing after activation trigger the workflow.',
+});
+
+/** Read in this order: Include Failed Jobs, Include Canceled Jobs, then the backfill. */
+const OPTIONS = collection(optionsCollection, [INCLUDE_FAILED, INCLUDE_CANCELED, LOOKBACK_HOURS]);
+
+export const triggerProperties: INodeProperties[] = [...SCRAPER_ID.properties, OUTPUT.property, OPTIONS.property];
 
 export interface TriggerParameters {
 	scraperId?: string;
@@ -59,17 +70,12 @@ export interface TriggerParameters {
 
 /** Reads and checks every parameter before any request. */
 export function readParameters(ctx: IPollFunctions): TriggerParameters {
-	const v = new InputValidator(ctx.getNode(), 0);
-	const scraperIdText = v.optionalString(readId(ctx, 'scraperId', 0, ''), 'Scraper ID');
-	const scraperId = scraperIdText === undefined ? undefined : v.uuid(scraperIdText, 'Scraper ID');
-	const output = v.oneOf(ctx.getNodeParameter('output', 'job'), 'Output', BULK_OUTPUTS);
-	const options = ctx.getNodeParameter('options', {}) as IDataObject;
-	const includeFailed = options.includeFailed === undefined ? false : v.boolean(options.includeFailed, 'Include Failed Jobs');
-	const includeCanceled =
-		options.includeCanceled === undefined ? false : v.boolean(options.includeCanceled, 'Include Canceled Jobs');
-	const lookbackHours = v.optionalInteger(options.lookbackHours, 'Include Jobs Completed in the Last (Hours)', {
-		min: 1,
-		max: MAX_LOOKBACK_HOURS,
-	});
-	return { scraperId, output, includeFailed, includeCanceled, lookbackHours };
+	const values = readFields(ctx, 0, [SCRAPER_ID, OUTPUT, OPTIONS]);
+	return {
+		scraperId: values.get(SCRAPER_ID),
+		output: values.get(OUTPUT),
+		includeFailed: values.of(INCLUDE_FAILED) ?? false,
+		includeCanceled: values.of(INCLUDE_CANCELED) ?? false,
+		lookbackHours: values.of(LOOKBACK_HOURS),
+	};
 }

@@ -3,8 +3,10 @@ import type { IDataObject, INode, INodeExecutionData, IPollFunctions } from 'n8n
 
 import { walkPages } from '../../shared/paging/pages';
 import { TRIGGER_RETRY_POLICY } from '../../shared/transport/retry';
-import { completedBulkJob, mergedRecordItems, resultsPages } from '../transport/api';
-import type { BulkJob } from '../transport/api';
+import { completedBulkJob } from '../jobs/job';
+import type { BulkJob } from '../jobs/job';
+import { mergedRecordItems } from '../jobs/output';
+import { resultsPages } from '../transport/api';
 import { isCanceledStatus, isFailedStatus } from '../transport/vocabulary';
 import { bulkJobsQuery, isWantedRecord } from './paging';
 import type { TriggerParameters } from './properties';

@@ -1,7 +1,6 @@
 import type { IExecuteFunctions, INodeProperties, IPollFunctions } from 'n8n-workflow';
 
-/** The node version that turned id fields into resource locators (`From list` / `By ID`). */
-const LOCATOR_VERSION = 2;
+import { shownBefore, shownFrom } from './collections';
 
 interface IdParameter {
 	name: string;
@@ -16,6 +15,8 @@ interface IdParameter {
 	required?: boolean;
 	/** The parameter as version 1 stored it (a plain text or number field), kept so saved workflows still load. */
 	legacy: Omit<INodeProperties, 'name' | 'displayName' | 'displayOptions'>;
+	/** The node's version that turned the field into a resource locator (`From list` / `By ID`). */
+	since: number;
 }
 
 /**
@@ -33,14 +34,14 @@ export function idParameter(spec: IdParameter): INodeProperties[] {
 			name: spec.name,
 			required,
 			description: spec.description,
-			displayOptions: { show: { '@version': [1] } },
+			displayOptions: { show: shownBefore(spec.since) },
 		} as INodeProperties,
-		{ ...locatorProperty(spec), displayOptions: { show: { '@version': [{ _cnd: { gte: LOCATOR_VERSION } }] } } },
+		{ ...locatorProperty(spec), displayOptions: { show: shownFrom(spec.since) } },
 	];
 }
 
 /** The resource locator alone, for a parameter that never had a version 1 (a new node, a list of scrapers). */
-export function locatorProperty(spec: Omit<IdParameter, 'legacy'>): INodeProperties {
+export function locatorProperty(spec: Omit<IdParameter, 'legacy' | 'since'>): INodeProperties {
 	return {
 		displayName: spec.displayName,
 		name: spec.name,

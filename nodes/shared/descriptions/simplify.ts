@@ -1,7 +1,7 @@
-import type { IDataObject, IDisplayOptions, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IDisplayOptions, IExecuteFunctions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { isToolCall } from '../execution/tool';
-import { InputValidator } from '../input/validation';
+import { field, validatorFor } from '../input/fields';
 
 /** The description n8n prescribes for Simplify. */
 export const SIMPLIFY_DESCRIPTION = 'Whether to return a simplified version of the response instead of the raw data';
@@ -18,9 +18,6 @@ export interface RecordFields {
 	agent?: readonly string[];
 }
 
-const TOOL_OUTPUTS = ['simplified', 'raw', 'selected'] as const;
-type ToolOutput = (typeof TOOL_OUTPUTS)[number];
-
 /** `scraperId` -> `Scraper ID`, `total_bandwidth_usage` -> `Total Bandwidth Usage`: a field as the editor lists it. */
 function fieldLabel(field: string): string {
 	return field
@@ -30,38 +27,59 @@ function fieldLabel(field: string): string {
 		.join(' ');
 }
 
+/** Simplify, declared once: a node's earlier versions word it their own way (`Field.with`). */
+export const SIMPLIFY = field({
+	displayName: 'Simplify',
+	name: 'simplify',
+	type: 'boolean',
+	default: true,
+	description: SIMPLIFY_DESCRIPTION,
+});
+
+/** An AI Agent's Output choice; its descriptions name the record's fields, so each node's is built from them. */
+const TOOL_OUTPUT = field({
+	displayName: 'Output',
+	name: 'toolOutput',
+	type: 'options',
+	default: 'simplified',
+	options: [
+		{ name: 'Raw', value: 'raw', description: 'Every field the service returns' },
+		{ name: 'Selected Fields', value: 'selected', description: 'Only the fields chosen in Fields' },
+		{ name: 'Simplified', value: 'simplified', description: 'At most ten fields' },
+	],
+	description: 'What the agent gets back of each record',
+});
+
+/** The fields an agent's Selected Fields keeps; the choices are each node's record fields (checked per node below). */
+const TOOL_FIELDS = field(
+	{
+		displayName: 'Fields',
+		name: 'toolFields',
+		type: 'multiOptions',
+		default: [],
+		description: 'The fields the agent gets',
+	},
+	(v, value, label) => v.textList(value, label),
+);
+
 /**
  * Simplify for people, and for an AI Agent's tool call the Output choice (Simplified, Raw or Selected Fields), so an
  * agent reads only what it needs. `show` limits both to where they apply (a node version, an output shape).
  */
 export function simplifyProperties(fields: RecordFields, show: IDisplayOptions['show'] = {}): INodeProperties[] {
+	const described = { selected: `Only the fields chosen in '${TOOL_FIELDS.label}', and ${fields.id}`, simplified: `At most ten fields: ${(fields.agent ?? fields.simplified).join(', ')}` };
 	return [
+		{ ...SIMPLIFY.property, displayOptions: { show: { ...show, '@tool': [false] } } },
 		{
-			displayName: 'Simplify',
-			name: 'simplify',
-			type: 'boolean',
-			default: true,
-			description: SIMPLIFY_DESCRIPTION,
-			displayOptions: { show: { ...show, '@tool': [false] } },
-		},
-		{
-			displayName: 'Output',
-			name: 'toolOutput',
-			type: 'options',
-			default: 'simplified',
-			options: [
-				{ name: 'Raw', value: 'raw', description: 'Every field the service returns' },
-				{ name: 'Selected Fields', value: 'selected', description: `Only the fields chosen in 'Fields', and ${fields.id}` },
-				{ name: 'Simplified', value: 'simplified', description: `At most ten fields: ${(fields.agent ?? fields.simplified).join(', ')}` },
-			],
-			description: 'What the agent gets back of each record',
+			...TOOL_OUTPUT.property,
+			options: (TOOL_OUTPUT.property.options as INodePropertyOptions[]).map((option) => ({
+				...option,
+				description: described[option.value as keyof typeof described] ?? option.description,
+			})),
 			displayOptions: { show: { ...show, '@tool': [true] } },
 		},
 		{
-			displayName: 'Fields',
-			name: 'toolFields',
-			type: 'multiOptions',
-			default: [],
+			...TOOL_FIELDS.property,
 			options: fields.all
 				.filter((field) => field !== fields.id)
 				.map((field) => ({ name: fieldLabel(field), value: field }))
@@ -92,13 +110,14 @@ function pick(fields: readonly string[], forAgent = false): Shaping {
  * shaping chosen, or undefined for the service's answer as it is (Simplify off, Output Raw).
  */
 export function readSimplify(ctx: IExecuteFunctions, itemIndex: number, fields: RecordFields): Shaping | undefined {
-	const v = new InputValidator(ctx.getNode(), itemIndex);
-	if (!isToolCall(ctx)) return v.boolean(ctx.getNodeParameter('simplify', itemIndex, true), 'Simplify') ? pick(fields.simplified) : undefined;
-	const output: ToolOutput = v.oneOf(ctx.getNodeParameter('toolOutput', itemIndex, 'simplified'), 'Output', TOOL_OUTPUTS);
+	if (!isToolCall(ctx)) return SIMPLIFY.read(ctx, itemIndex) ? pick(fields.simplified) : undefined;
+	const output = TOOL_OUTPUT.read(ctx, itemIndex);
 	if (output === 'raw') return undefined;
 	if (output === 'simplified') return pick(fields.agent ?? fields.simplified, true);
-	const chosen = v.textList(ctx.getNodeParameter('toolFields', itemIndex, []), 'Fields');
-	if (chosen.length === 0) v.fail('Fields', 'no field is selected', "Select the fields the agent needs in 'Fields', or set 'Output' to 'Simplified'.");
+	const chosen = TOOL_FIELDS.read(ctx, itemIndex) ?? [];
+	if (chosen.length === 0) {
+		validatorFor(ctx, itemIndex).fail(TOOL_FIELDS.label, 'no field is selected', `Select the fields the agent needs in '${TOOL_FIELDS.label}', or set '${TOOL_OUTPUT.label}' to 'Simplified'.`);
+	}
 	return pick([fields.id, ...chosen.filter((field) => field !== fields.id)], true);
 }
 

@@ -7,94 +7,11 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { BEFORE_OPTIONS, FROM_OPTIONS, optionsCollection, OPTIONS_VERSION } from '../descriptions/collections';
-import { RequestLimiter } from './concurrency';
+import type { RequestLimiter } from './concurrency';
 import { NodeCall } from './call';
 import type { ExecutionCall } from './call';
 import { answerForAgent, errorItem, runForEachItem, withItemIndex } from './items';
-import { InputValidator } from '../input/validation';
-
-/** The most requests one node sends at once: the service's highest plan allows 100 per account. */
-const MAX_PARALLEL_REQUESTS = 100;
-
-/** The two settings of Parallel Requests; `requestsDefault` is what a newly added setting shows. */
-function parallelSettings(autoDescription: string, requestsDefault: number): INodeProperties[] {
-	return [
-		{
-			displayName: 'Auto',
-			name: 'auto',
-			type: 'boolean',
-			default: false,
-			description: autoDescription,
-		},
-		{
-			displayName: 'Requests at Once',
-			name: 'requests',
-			type: 'number',
-			typeOptions: { minValue: 1, maxValue: MAX_PARALLEL_REQUESTS, numberPrecision: 0 },
-			default: requestsDefault,
-			description: 'How many items to work on at once (1 to 100). Your plan sets how many the service accepts: free 10, pro 100.',
-		},
-	];
-}
-
-const AUTO_DESCRIPTION =
-	"Whether to find the account's limit by itself: start at 2, grow while answers succeed, halve when the service answers 429 (too many requests).";
-
-const PARALLEL_DESCRIPTION = "Send several items' requests at once. Output order and pairing stay as the input's.";
-
-/** Before `OPTIONS_VERSION`: a collection of its own below the parameters. */
-const legacyParallelProperty: INodeProperties = {
-	displayName: 'Parallel Requests',
-	name: 'parallel',
-	type: 'collection',
-	placeholder: 'Add Option',
-	default: {},
-	description: PARALLEL_DESCRIPTION,
-	options: parallelSettings(`${AUTO_DESCRIPTION} Never above 'Requests at Once', or 100 when that is not set.`, 1),
-	displayOptions: { show: BEFORE_OPTIONS },
-};
-
-/**
- * From `OPTIONS_VERSION`: inside Options, as n8n's HTTP Request node keeps Batching. A fixed collection always holds
- * both settings, so Requests at Once is the ceiling of Auto too, and starts at the free plan's 10.
- */
-const parallelOption: INodeProperties = {
-	displayName: 'Parallel Requests',
-	name: 'parallel',
-	type: 'fixedCollection',
-	placeholder: 'Add Parallel Requests',
-	default: { settings: {} },
-	description: PARALLEL_DESCRIPTION,
-	options: [{ displayName: 'Parallel Requests', name: 'settings', values: parallelSettings(`${AUTO_DESCRIPTION} Never above 'Requests at Once'.`, 10) }],
-};
-
-/** An operation's parameters with Parallel Requests where the node version keeps it. */
-function withParallel(properties: INodeProperties[]): INodeProperties[] {
-	const fromOptions = JSON.stringify(FROM_OPTIONS['@version']);
-	const options = properties.find((p) => p.name === 'options' && JSON.stringify(p.displayOptions?.show?.['@version']) === fromOptions);
-	const own = properties.map((p) =>
-		p === options ? { ...p, options: [...(p.options as INodeProperties[]), parallelOption].sort((x, y) => x.displayName.localeCompare(y.displayName)) } : p,
-	);
-	const added: INodeProperties[] = options
-		? []
-		: [optionsCollection([parallelOption], { displayOptions: { show: FROM_OPTIONS } })];
-	return [...own, ...added, legacyParallelProperty];
-}
-
-/**
- * Parallel Requests as set (checked, never clamped), or undefined when the user set none; with it, the limiter every
- * request of the call takes a slot of: Auto adapts it to the account, a fixed number is a plain cap.
- */
-function readParallel(ctx: IExecuteFunctions): { max: number; limiter: RequestLimiter } | undefined {
-	const v = new InputValidator(ctx.getNode(), 0);
-	const path = ctx.getNode().typeVersion >= OPTIONS_VERSION ? 'options.parallel.settings' : 'parallel';
-	const options = ctx.getNodeParameter(path, 0, {}) as { auto?: unknown; requests?: unknown };
-	const auto = options.auto === undefined ? false : v.boolean(options.auto, 'Auto');
-	if (options.requests === undefined && !auto) return undefined;
-	const max = options.requests === undefined ? MAX_PARALLEL_REQUESTS : v.integer(options.requests, 'Requests at Once', { min: 1, max: MAX_PARALLEL_REQUESTS });
-	return { max, limiter: new RequestLimiter(max, auto) };
-}
+import { readParallel, withParallel } from './parallel';
 
 /**
  * One operation: its parameters and its behaviour, in one file. `properties` carry no displayOptions for
@@ -136,8 +53,17 @@ function withDisplay(property: INodeProperties, show: IDisplayOptions['show']): 
 	return { ...property, displayOptions };
 }
 
-/** The Resource and Operation selectors followed by every operation's parameters. */
-export function describeResources<R extends ExecutionCall>(resources: Array<Resource<R>>, defaultResource: string): INodeProperties[] {
+/** An operation offers Parallel Requests only in a node that says from which version it sits in Options. */
+function parallelSince(optionsSince: number | undefined): number {
+	if (optionsSince === undefined) throw new Error('An operation offers Parallel Requests: its node must pass its Options version');
+	return optionsSince;
+}
+
+/**
+ * The Resource and Operation selectors followed by every operation's parameters. `optionsSince`: the node's version
+ * from which Parallel Requests sits in Options (before it, in a collection of its own).
+ */
+export function describeResources<R extends ExecutionCall>(resources: Array<Resource<R>>, defaultResource: string, optionsSince?: number): INodeProperties[] {
 	const properties: INodeProperties[] = [
 		{
 			displayName: 'Resource',
@@ -172,7 +98,7 @@ export function describeResources<R extends ExecutionCall>(resources: Array<Reso
 	}
 	for (const resource of resources) {
 		for (const op of resource.operations) {
-			const own = op.parallel ? withParallel(op.properties) : op.properties;
+			const own = op.parallel ? withParallel(op.properties, parallelSince(optionsSince)) : op.properties;
 			for (const property of own) {
 				properties.push(withDisplay(property, { resource: [resource.value], operation: [op.value] }));
 			}
@@ -204,14 +130,20 @@ export type CallFactory<R extends ExecutionCall> = (ctx: IExecuteFunctions, limi
 
 const plainCall: CallFactory<ExecutionCall> = (ctx, limiter) => new NodeCall(ctx, limiter);
 
+/** How a node routes: the call its items share (see NodeCall), and its Options version (see `describeResources`). */
+export interface RouteSettings<R extends ExecutionCall> {
+	makeCall?: CallFactory<R>;
+	optionsSince?: number;
+}
+
 /** Finds the chosen operation and runs it over the input items, all of them in one call (see NodeCall). */
-export async function routeOperation(ctx: IExecuteFunctions, resources: Resource[]): Promise<INodeExecutionData[][]>;
-export async function routeOperation<R extends ExecutionCall>(ctx: IExecuteFunctions, resources: Array<Resource<R>>, makeCall: CallFactory<R>): Promise<INodeExecutionData[][]>;
-export async function routeOperation(
+export async function routeOperation<R extends ExecutionCall = ExecutionCall>(
 	ctx: IExecuteFunctions,
-	resources: Resource[],
-	makeCall: CallFactory<ExecutionCall> = plainCall,
+	resources: Array<Resource<R>>,
+	settings: RouteSettings<R> = {},
 ): Promise<INodeExecutionData[][]> {
+	// A node without a call of its own runs plain NodeCalls (its R is ExecutionCall).
+	const makeCall = settings.makeCall ?? (plainCall as unknown as CallFactory<R>);
 	const resourceValue = ctx.getNodeParameter('resource', 0) as string;
 	const operationValue = ctx.getNodeParameter('operation', 0) as string;
 	const operation = resources
@@ -228,7 +160,7 @@ export async function routeOperation(
 	let parallel: ReturnType<typeof readParallel>;
 	let concurrency: number;
 	try {
-		parallel = operation.parallel ? readParallel(ctx) : undefined;
+		parallel = operation.parallel ? readParallel(ctx, parallelSince(settings.optionsSince)) : undefined;
 		concurrency = parallel?.max ?? (operation.concurrency ? operation.concurrency.call(ctx) : 1);
 	} catch (error) {
 		// A refused node-wide setting fails every item, each with its own error item under Continue On Fail.

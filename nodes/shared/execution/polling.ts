@@ -1,85 +1,10 @@
-import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-
-import { movedToOptions, readMoved } from '../descriptions/collections';
 import { answeredStatus } from './errors';
 import type { Unconfirmed } from './unknownOutcome';
 import { NodeCall } from './call';
 import type { NodeContext } from './call';
 import { pause } from './pause';
-import { InputValidator } from '../input/validation';
 import { DEFAULT_RETRY_POLICY } from '../transport/retry';
 import type { RetryPolicy } from '../transport/retry';
-
-/** The longest wait an execution should hold: a day. A longer job is better checked later with its ID. */
-export const MAX_WAIT_SECONDS = 86_400;
-/** The longest pause between two checks: an hour. */
-export const MAX_POLL_INTERVAL_SECONDS = 3_600;
-
-/**
- * The Wait for Completion switch with its Max Wait and Poll Interval, for operations that start asynchronous work.
- * `what` names the work in the descriptions ("job", "run"); `defaultOn` suits work that is useless until done.
- * From `OPTIONS_VERSION` Max Wait and Poll Interval are `options` of the caller's Options collection (both have
- * sensible defaults); before it they sit below the switch, as saved workflows keep them.
- */
-export function waitParameters(what: string, defaultOn: boolean, doneWhen: string): { main: INodeProperties[]; options: INodeProperties[] } {
-	const whenWaiting = { show: { waitForCompletion: [true] } };
-	const maxWait = movedToOptions({
-		displayName: 'Max Wait (Seconds)',
-		name: 'maxWaitSeconds',
-		type: 'number',
-		typeOptions: { minValue: 1, maxValue: MAX_WAIT_SECONDS },
-		default: 600,
-		displayOptions: whenWaiting,
-		description: `Stop waiting after this long (at most ${MAX_WAIT_SECONDS} s, a day) and output the latest state of the ${what} (completed false). Only used with 'Wait for Completion'.`,
-	});
-	const pollInterval = movedToOptions({
-		displayName: 'Poll Interval (Seconds)',
-		name: 'pollIntervalSeconds',
-		type: 'number',
-		typeOptions: { minValue: 1, maxValue: MAX_POLL_INTERVAL_SECONDS },
-		default: 5,
-		displayOptions: whenWaiting,
-		description: `How often to check the ${what} at first; the interval grows gently while it runs. Only used with 'Wait for Completion'.`,
-	});
-	// Inside Options the switch is a root parameter: `/` reads it from the top.
-	const optionWhenWaiting = { show: { '/waitForCompletion': [true] } };
-	// The scanner reads a boolean's default as written: a literal here, the caller's choice set below.
-	const waitSwitch: INodeProperties = {
-		displayName: 'Wait for Completion',
-		name: 'waitForCompletion',
-		type: 'boolean',
-		default: false,
-		description: `Whether to wait until ${doneWhen} before continuing`,
-	};
-	return {
-		main: [
-			{ ...waitSwitch, default: defaultOn },
-			maxWait.legacy,
-			pollInterval.legacy,
-		],
-		options: [
-			{ ...maxWait.option, displayOptions: optionWhenWaiting },
-			{ ...pollInterval.option, displayOptions: optionWhenWaiting },
-		],
-	};
-}
-
-export interface WaitSettings {
-	maxWaitMs: number;
-	pollIntervalMs: number;
-}
-
-/** The wait the user asked for, checked; undefined when Wait for Completion is off. */
-export function readWaitSettings(ctx: IExecuteFunctions, itemIndex: number, defaultOn: boolean): WaitSettings | undefined {
-	const v = new InputValidator(ctx.getNode(), itemIndex);
-	if (!v.boolean(ctx.getNodeParameter('waitForCompletion', itemIndex, defaultOn), 'Wait for Completion')) return undefined;
-	const maxWait = readMoved(ctx, 'maxWaitSeconds', itemIndex, 600);
-	const pollInterval = readMoved(ctx, 'pollIntervalSeconds', itemIndex, 5);
-	return {
-		maxWaitMs: v.integer(maxWait, 'Max Wait (Seconds)', { min: 1, max: MAX_WAIT_SECONDS }) * 1000,
-		pollIntervalMs: v.integer(pollInterval, 'Poll Interval (Seconds)', { min: 1, max: MAX_POLL_INTERVAL_SECONDS }) * 1000,
-	};
-}
 
 interface WaitOptions<T> {
 	/**

@@ -1,6 +1,7 @@
 import type { IDataObject, INode, JsonObject, NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { answerableByAgent, nodeApiError, nodeOperationError, readErrorBody } from './errors';
+import { BASE_URL } from '../transport/credentialFields';
 
 /**
  * The messages of a request whose outcome the node cannot know, and of work it started but could not follow to the
@@ -81,7 +82,7 @@ export function notJsonError(
 ): NodeApiError {
 	const declared = Array.isArray(options.contentType) ? options.contentType[0] : options.contentType;
 	const as = declared ? ` (declared as ${declared.split(';')[0].trim().slice(0, 60)})` : '';
-	const fixUrl = `Check that the ${request.host?.displayName ?? 'Base URL'} in the '${api.credentialName}' credential is the API's address, not a web page.`;
+	const fixUrl = `Check that the ${request.host?.displayName ?? BASE_URL.displayName} in the '${api.credentialName}' credential is the API's address, not a web page.`;
 	const description = request.idempotent
 		? `${options.retried > 0 ? `The node read it ${options.retried + 1} times. ` : ''}${fixUrl}`
 		: `${uncertainDescription(request.started ?? SOME_WORK)} ${fixUrl}`;

@@ -2,6 +2,8 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { normalizePublicPageUrl } from './publicHosts';
 import { shownUrl } from './urlRules';
+import { field } from './fields';
+import type { Rule } from './fields';
 import type { InputValidator } from './validation';
 
 /**
@@ -17,7 +19,7 @@ export const FETCH_LIMITS = {
 } as const;
 
 /** The page URL as checked: the shared URL rules and a public host; the normalised URL that passed is the one sent. */
-export function publicPageUrl(v: InputValidator, value: unknown, label = 'URL'): string {
+export function publicPageUrl(v: InputValidator, value: unknown, label: string): string {
 	const text = v.requiredString(value, label);
 	const checked = normalizePublicPageUrl(text);
 	if (checked.ok) return checked.href;
@@ -31,6 +33,68 @@ export function publicPageUrl(v: InputValidator, value: unknown, label = 'URL'):
 	);
 }
 
+/** A CSS selector the renderer waits for: text of at most `FETCH_LIMITS.selectorLength` characters. */
+const selectorRule: Rule<string> = (v, value, label) => {
+	const selector = v.requiredString(value, label);
+	const max = FETCH_LIMITS.selectorLength;
+	if (selector.length > max) v.fail(label, `it is ${selector.length} characters long, the limit is ${max}`, 'Use a shorter CSS selector.');
+	return selector;
+};
+
+/**
+ * The fields of a page fetch, declared once for every node that fetches a page; a node words them its own way with
+ * `Field.with` (its description, its default), never another name, label or range.
+ */
+export const FETCH_FIELDS = {
+	url: field(
+		{
+			displayName: 'URL',
+			name: 'url',
+			type: 'string',
+			required: true,
+			default: '',
+			placeholder: 'e.g. https://example.com/pricing',
+			description: 'Public http(s) page to fetch. Local, private and IPv6-literal addresses and URLs with user:password@ are refused before anything is sent.',
+		},
+		publicPageUrl,
+	),
+	maxRetries: field({
+		displayName: 'Max Retries',
+		name: 'maxRetries',
+		type: 'number',
+		typeOptions: { minValue: FETCH_LIMITS.maxRetries.min, maxValue: FETCH_LIMITS.maxRetries.max, numberPrecision: 0 },
+		default: 3,
+		description: 'How often the service tries the page again when it does not load, 0 to 10. Not added: the service default.',
+	}),
+	timeout: field({
+		displayName: 'Timeout (Seconds)',
+		name: 'timeout',
+		type: 'number',
+		typeOptions: { minValue: FETCH_LIMITS.timeout.min, maxValue: FETCH_LIMITS.timeout.max, numberPrecision: 0 },
+		default: 30,
+		description: 'How long the service waits for the page, 1 to 300 seconds',
+	}),
+	tokenCap: field({
+		displayName: 'Token Cap',
+		name: 'tokenCap',
+		type: 'number',
+		typeOptions: { minValue: FETCH_LIMITS.tokenCap.min, maxValue: FETCH_LIMITS.tokenCap.max, numberPrecision: 0 },
+		default: 1000,
+		description: 'Most plan tokens the fetch may spend with its retries, 1 to 10000. Not added: no cap.',
+	}),
+	waitForSelector: field(
+		{
+			displayName: 'Wait for Selector',
+			name: 'waitForSelector',
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. #content',
+			description: 'CSS selector the browser waits for before taking the HTML, at most 1000 characters',
+		},
+		selectorRule,
+	),
+};
+
 /** The numeric and selector settings of a fetch, each present only when the user set it. */
 interface FetchSettings {
 	maxRetries?: number;
@@ -42,17 +106,8 @@ interface FetchSettings {
 /** Max Retries, Timeout (Seconds), Token Cap and Wait for Selector from the collection that holds them, checked. */
 export function readFetchSettings(v: InputValidator, fields: IDataObject): FetchSettings {
 	const settings: FetchSettings = {};
-	const maxRetries = v.optionalInteger(fields.maxRetries, 'Max Retries', FETCH_LIMITS.maxRetries);
-	if (maxRetries !== undefined) settings.maxRetries = maxRetries;
-	const timeout = v.optionalInteger(fields.timeout, 'Timeout (Seconds)', FETCH_LIMITS.timeout);
-	if (timeout !== undefined) settings.timeout = timeout;
-	const tokenCap = v.optionalInteger(fields.tokenCap, 'Token Cap', FETCH_LIMITS.tokenCap);
-	if (tokenCap !== undefined) settings.tokenCap = tokenCap;
-	if (fields.waitForSelector !== undefined && fields.waitForSelector !== '') {
-		const selector = v.requiredString(fields.waitForSelector, 'Wait for Selector');
-		const max = FETCH_LIMITS.selectorLength;
-		if (selector.length > max) v.fail('Wait for Selector', `it is ${selector.length} characters long, the limit is ${max}`, 'Use a shorter CSS selector.');
-		settings.waitForSelector = selector;
-	}
+	const { maxRetries, timeout, tokenCap, waitForSelector } = FETCH_FIELDS;
+	const set = { maxRetries: maxRetries.from(v, fields), timeout: timeout.from(v, fields), tokenCap: tokenCap.from(v, fields), waitForSelector: waitForSelector.from(v, fields) };
+	for (const [key, value] of Object.entries(set)) if (value !== undefined) Object.assign(settings, { [key]: value });
 	return settings;
 }

@@ -12,6 +12,8 @@ export class InputValidator {
 	constructor(
 		private readonly node: INode,
 		private readonly itemIndex: number,
+		/** The workflow's time zone, in which dates without one are read. */
+		private readonly timezone = 'UTC',
 	) {}
 
 	fail(label: string, rule: string, fix: string): never {
@@ -154,7 +156,7 @@ export class InputValidator {
 	}
 
 	/** A date picker value (or ISO text) read in the workflow's time zone; returned as a UTC DateTime. */
-	dateTime(value: unknown, label: string, timezone: string): DateTime {
+	dateTime(value: unknown, label: string, timezone = this.timezone): DateTime {
 		const text = this.requiredString(value, label);
 		const parsed = DateTime.fromISO(text, { zone: timezone });
 		const date = parsed.isValid ? parsed : DateTime.fromSQL(text, { zone: timezone });

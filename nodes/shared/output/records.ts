@@ -1,5 +1,7 @@
 import type { IBinaryData, IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
+import { field } from '../input/fields';
+
 /** Fields a spreadsheet or CRM never needs: server file paths and audit columns. */
 const NOISE_FIELDS = [
 	'htmlPath',
@@ -44,6 +46,18 @@ export function asRecords(value: unknown): IDataObject[] {
 		entry !== null && typeof entry === 'object' && !Array.isArray(entry) ? (entry as IDataObject) : { value: entry as IDataObject[keyof IDataObject] },
 	);
 }
+
+/**
+ * Split Into Items, declared once for every operation whose answer holds records (as `splitIntoItems` outputs them);
+ * each operation says what one item is then, and where its answer is a list to begin with, its default.
+ */
+export const SPLIT_INTO_ITEMS = field({
+	displayName: 'Split Into Items',
+	name: 'split',
+	type: 'boolean',
+	default: false,
+	description: 'Whether to output one item per record instead of one item with the whole answer',
+});
 
 /**
  * One output item per record, each carrying `context` fields (e.g. the job id) first and `trailer` fields (e.g. the

@@ -1,3 +1,5 @@
+import { LIMIT, RETURN_ALL } from '../descriptions/listing';
+
 /**
  * What a guarded walk says when a listing does not behave (the guard itself: `PagingGuard` in pages.ts). Kept apart
  * so the guard reads as rules and the wording as sentences.
@@ -41,8 +43,8 @@ const capital = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 /** How to take the records a stopped walk did read: 'Limit' at that count. */
 function takeWhatWasRead(terms: WalkTerms): string {
 	if (terms.read === 0) return 'Run the node again later.';
-	const limit = `set 'Limit' to ${terms.read} or fewer to output the records read so far`;
-	return terms.limit === Infinity ? `Turn off 'Return All' and ${limit}.` : `${capital(limit)}.`;
+	const limit = `set '${LIMIT.label}' to ${terms.read} or fewer to output the records read so far`;
+	return terms.limit === Infinity ? `Turn off '${RETURN_ALL.label}' and ${limit}.` : `${capital(limit)}.`;
 }
 
 export function walkSays(report: WalkReport, end: WalkEnd, terms: WalkTerms): WalkSays | undefined {

@@ -1,6 +1,7 @@
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 
 import { nodeOperationError } from '../execution/errors';
+import { API_TOKEN, BASE_URL } from './credentialFields';
 import type { ApiDefinition, HostField } from './definition';
 import type { NodeContext } from '../execution/call';
 import { controlCharacterAt, readHttpUrl, shownUrl } from '../input/urlRules';
@@ -42,17 +43,18 @@ function urlFieldProblem(value: unknown, field: string): CredentialProblem | und
  * follow the URL spelling rules of every URL field. A host field the credential was saved without keeps its default.
  */
 function credentialProblem(credentials: ICredentialDataDecryptedObject, hosts: readonly HostField[] = []): CredentialProblem | undefined {
-	const token = credentials.apiToken;
+	const token = credentials[API_TOKEN.name];
+	const field = API_TOKEN.displayName;
 	if (typeof token !== 'string' || token.trim() === '') {
-		return { field: 'API Token', rule: 'it is empty', fix: 'Paste the token from the service dashboard into the credential.' };
+		return { field, rule: 'it is empty', fix: 'Paste the token from the service dashboard into the credential.' };
 	}
 	if (controlCharacterAt(token) >= 0) {
-		return { field: 'API Token', rule: 'it contains a line break, tab or other control character', fix: 'Paste the token again as one line, without anything before or after it.' };
+		return { field, rule: 'it contains a line break, tab or other control character', fix: 'Paste the token again as one line, without anything before or after it.' };
 	}
 	if (token !== token.trim()) {
-		return { field: 'API Token', rule: 'it starts or ends with a space', fix: 'Remove the spaces around the token.' };
+		return { field, rule: 'it starts or ends with a space', fix: 'Remove the spaces around the token.' };
 	}
-	const baseUrl = urlFieldProblem(credentials.baseUrl, 'Base URL');
+	const baseUrl = urlFieldProblem(credentials[BASE_URL.name], BASE_URL.displayName);
 	if (baseUrl) return baseUrl;
 	for (const host of hosts) {
 		const problem = credentials[host.name] === undefined ? undefined : urlFieldProblem(credentials[host.name], host.displayName);

@@ -39,7 +39,7 @@ async function screenshotCases(settings: BenchSettings): Promise<CaseResults> {
 			measures: [
 				growthMeasure('5.screenshotNodeFs', '20 MB screenshot -> binary, node (binary data on disk: n8n 2.x\'s default "filesystem" mode)', results.nodeFilesystem, SCREENSHOT_BYTES, download, true),
 				growthMeasure('5.screenshotNode', '20 MB screenshot -> binary, node (binary data in memory: n8n\'s "default" mode, and the harness alone)', results.nodeMemory, SCREENSHOT_BYTES, download),
-				growthMeasure('5.screenshotReader', 'Reference, no n8n: the pack\'s reader alone (x402/nodes/ScraperGateway/base64Fields.ts: the field decoded while the answer streams in)', results.reader, SCREENSHOT_BYTES, download),
+				growthMeasure('5.screenshotReader', 'Reference, no n8n: the pack\'s reader alone (x402/nodes/ScraperGateway/transport/base64Fields.ts: the field decoded while the answer streams in)', results.reader, SCREENSHOT_BYTES, download),
 				growthMeasure('5.screenshotText', 'Reference, no n8n: undici body.text() + JSON.parse + base64 decode (what the node did before the reader)', results.text, SCREENSHOT_BYTES, download),
 				growthMeasure('5.screenshotDownload', 'Baseline: the answer downloaded into a Buffer (undici body.arrayBuffer)', results.download, SCREENSHOT_BYTES),
 				retainedMeasure('5.screenshotNodeRetained', 'Node, binary data in memory', results.nodeMemory, SCREENSHOT_BYTES),

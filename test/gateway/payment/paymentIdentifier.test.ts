@@ -13,7 +13,7 @@ import type { KnownRequirement } from '../../../x402/nodes/ScraperGateway/paymen
 import type { Send } from '../../../x402/nodes/ScraperGateway/payment/request';
 import { PaymentSigner } from '../../../x402/nodes/ScraperGateway/payment/signer';
 import type { SignedPayment } from '../../../x402/nodes/ScraperGateway/payment/signer';
-import type { HttpOutcome } from '../../../x402/nodes/ScraperGateway/transport';
+import type { HttpOutcome } from '../../../x402/nodes/ScraperGateway/transport/transport';
 import { answer, GATEWAY_NODE as node, PAID_REQUEST as request, PAY_TO, PAYMENT_ID, paymentRequired, POLICY as policy, REQUIREMENT as requirement, USDC } from '../fixtures';
 
 /** The payment-identifier extension on its own: reading the 402, the identifier, the payload, and the one resend. */

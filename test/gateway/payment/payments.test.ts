@@ -7,7 +7,7 @@ import { RequirementCache } from '../../../x402/nodes/ScraperGateway/payment/req
 import { chooseRequirement } from '../../../x402/nodes/ScraperGateway/payment/requirements';
 import type { Send } from '../../../x402/nodes/ScraperGateway/payment/request';
 import type { SignedPayment } from '../../../x402/nodes/ScraperGateway/payment/signer';
-import type { HttpOutcome } from '../../../x402/nodes/ScraperGateway/transport';
+import type { HttpOutcome } from '../../../x402/nodes/ScraperGateway/transport/transport';
 import { answer, GATEWAY_NODE as node, KNOWN as known, PAID_REQUEST as request, PAY_TO, PAYMENT_ID, paymentRequired, POLICY as policy, REQUIREMENT as requirement, USDC as USDC_ADDRESS } from '../fixtures';
 
 /** Paying one request on its own, over a scripted `send`: without a chain or a gateway. */

@@ -8,7 +8,7 @@ import { PriceRequest } from '../../../x402/nodes/ScraperGateway/payment/priceRe
 import { chooseRequirement } from '../../../x402/nodes/ScraperGateway/payment/requirements';
 import { RequirementCache } from '../../../x402/nodes/ScraperGateway/payment/requirementCache';
 import type { Send } from '../../../x402/nodes/ScraperGateway/payment/request';
-import type { HttpAnswer, HttpOutcome } from '../../../x402/nodes/ScraperGateway/transport';
+import type { HttpAnswer, HttpOutcome } from '../../../x402/nodes/ScraperGateway/transport/transport';
 import { GATEWAY_NODE as node, PAID_REQUEST as request, PAY_TO, POLICY as policy, REQUIREMENT as requirement } from '../fixtures';
 
 /**
@@ -80,7 +80,9 @@ describe('what is retried, and that no attempt carries a payment', () => {
 
 describe('bounds', () => {
 	test('a persistent 5xx: readRetries + 1 attempts with growing, jittered pauses, then a clear message', async () => {
-		const policy: RetryPolicy = { ...FAST, baseDelayMs: 20, maxDelayMs: 1_000 };
+		// Pauses long enough that a busy machine's scheduling noise (tens of ms) cannot reorder them.
+		const base = 200;
+		const policy: RetryPolicy = { ...FAST, baseDelayMs: base, maxDelayMs: 1_000 };
 		const { sent, price } = scripted([unavailable()], { policy });
 		const error = await caught(price.run());
 		expect(sent).toHaveLength(policy.readRetries + 1);
@@ -90,7 +92,7 @@ describe('bounds', () => {
 		expect(error.description).toMatch(/Nothing was signed, so no payment can have been taken\. .*try again later/);
 		// backoffDelay: attempt n waits between half and all of base * 2^n.
 		const gaps = sent.slice(1).map((s, i) => s.at - sent[i].at);
-		gaps.forEach((gap, n) => expect(gap).toBeGreaterThanOrEqual((20 * 2 ** n) / 2 - 2));
+		gaps.forEach((gap, n) => expect(gap).toBeGreaterThanOrEqual((base * 2 ** n) / 2 - 2));
 		expect(gaps[2]).toBeGreaterThan(gaps[0]);
 	});
 

@@ -1,6 +1,8 @@
 import { generatePrivateKey } from 'viem/accounts';
 
+import { X402WalletApi } from '../../../x402/credentials/X402WalletApi.credentials';
 import { readWallet } from '../../../x402/nodes/ScraperGateway/payment/wallet';
+import { PRIVATE_KEY, WALLET_FIELDS } from '../../../x402/nodes/ScraperGateway/payment/walletFields';
 import { USDC as USDC_ADDRESS } from '../fixtures';
 
 /** The x402 Wallet credential read on its own, without a chain or a gateway. */
@@ -36,5 +38,14 @@ describe('readWallet: field by field, in the form order', () => {
 		// A mixed-case address whose EIP-55 checksum is off: viem's strict check would refuse it.
 		const result = readWallet({ ...valid, payTo: '0xAbCdEf0123456789aBcDeF0123456789AbCdEf01' });
 		expect(result.ok).toBe(true);
+	});
+});
+
+describe('the credential form: each field declared once in walletFields.ts', () => {
+	test('the credential lists the declared fields, in the order readWallet checks them; the key is a password field', () => {
+		expect(new X402WalletApi().properties).toEqual(WALLET_FIELDS);
+		expect(WALLET_FIELDS.map((f) => f.name)).toEqual(['privateKey', 'baseUrl', 'network', 'customNetwork', 'usdcAddress', 'maxPricePerRequest', 'payTo']);
+		// n8n's lint checks a password option only in a property written inside the credential class.
+		expect(PRIVATE_KEY.typeOptions.password).toBe(true);
 	});
 });

@@ -3,11 +3,13 @@ import type { IDataObject } from 'n8n-workflow';
 import { runAgent } from '../../harness/agent';
 import type { AgentTool } from '../../harness/agent';
 import { MARKETPLACE_DEMO_TOKEN } from '../../simulator/marketplace';
-import { NO_WAIT, useMarketplace } from '../helpers';
+import { FAST_RUNS, NO_WAIT, useMarketplace } from '../helpers';
 import { portal } from '../parameters';
 
 /** The Scraper Marketplace as an AI Agent's tool: what the Output option gives the model of a started run. */
-const ctx = useMarketplace();
+// Nothing here waits, and a run stays queued for an hour: the started run is `queued` however long a busy machine
+// takes between creating it and answering (FAST_RUNS' 50 ms could pass first when files run in parallel).
+const ctx = useMarketplace({ ...FAST_RUNS, queuedMs: 3_600_000 });
 const credentials = () => ({ scraperMarketplaceApi: { apiToken: MARKETPLACE_DEMO_TOKEN, baseUrl: ctx.sim.url } });
 
 function startTool(output: IDataObject): AgentTool {

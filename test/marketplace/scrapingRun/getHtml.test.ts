@@ -48,6 +48,9 @@ describe('Scraping Run: Get HTML', () => {
 	});
 
 	it('a result that is not done yet has no HTML and says so', async () => {
+		// Queued for an hour: the read after the start finds it queued however busy the machine is.
+		const { queuedMs, runMs } = ctx.sim.options;
+		ctx.sim.options.queuedMs = 3_600_000;
 		ctx.sim.options.runMs = 3_600_000;
 		try {
 			const [queued] = await runOk(ctx, { ...social, ...NO_WAIT });
@@ -58,7 +61,7 @@ describe('Scraping Run: Get HTML', () => {
 			expect(result.items[0].json).toMatchObject({ html: null, status: 'queued' });
 			expect(result.items[0].json.message).toMatch(/No HTML for this result: it is queued/);
 		} finally {
-			ctx.sim.options.runMs = 150;
+			Object.assign(ctx.sim.options, { queuedMs, runMs });
 		}
 	});
 

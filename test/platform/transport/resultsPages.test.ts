@@ -1,5 +1,5 @@
 import { collectRecords } from '../../../nodes/shared/paging/pages';
-import { hasNextPage, mergedRecordItems, metaSaysMore, resultsPage, resultsPages, toBulkJob, urlsDone } from '../../../nodes/ScraperPlatform/transport/api';
+import { hasNextPage, metaSaysMore, resultsPage, resultsPages } from '../../../nodes/ScraperPlatform/transport/api';
 import { isCanceledStatus, isFailedStatus, isTerminalStatus, TERMINAL_STATUSES } from '../../../nodes/ScraperPlatform/transport/vocabulary';
 import { TriggerInstance } from '../../harness/trigger';
 import { PLATFORM_OTHER_USER_TOKEN } from '../../simulator/platform';
@@ -13,27 +13,6 @@ describe('Platform vocabulary: statuses', () => {
 		expect(isFailedStatus('Error')).toBe(true);
 		expect(isCanceledStatus('Cancelled')).toBe(true);
 		expect(isCanceledStatus('Failed')).toBe(false);
-	});
-
-	it('a bulk job is completed once every URL has ended, and counts the URLs done', () => {
-		const record = (statuses: string[]) => ({
-			id: 'b',
-			data: JSON.stringify({ urlDetails: statuses.map((status, i) => ({ url: `https://x.example.com/${i}`, status })) }),
-		});
-		expect(toBulkJob(record(['Finished', 'Failed', 'Canceled'])).completed).toBe(true);
-		const running = toBulkJob(record(['Finished', 'Running', 'Pending']));
-		expect(running.completed).toBe(false);
-		expect(urlsDone(running)).toBe(1);
-		expect(toBulkJob(record([])).completed).toBe(false);
-	});
-
-	it("a bulk job's merged records as items: the job id first and right, paired with the input item (a trigger's unpaired)", () => {
-		const job = toBulkJob({ id: 'job-7', data: { mergedData: [{ title: 'a' }, { bulkId: 'wrong', title: 'b' }] } });
-		const items = mergedRecordItems(job, 2);
-		expect(items.map((item) => item.json)).toEqual([{ bulkId: 'job-7', title: 'a' }, { bulkId: 'job-7', title: 'b' }]);
-		expect(Object.keys(items[1].json)).toEqual(['bulkId', 'title']);
-		expect(items.map((item) => item.pairedItem)).toEqual([{ item: 2 }, { item: 2 }]);
-		expect(mergedRecordItems(job, undefined).map((item) => 'pairedItem' in item)).toEqual([false, false]);
 	});
 });
 

@@ -1,6 +1,6 @@
 import type { INode } from 'n8n-workflow';
 
-import type { BulkJob } from '../../../nodes/ScraperPlatform/transport/api';
+import type { BulkJob } from '../../../nodes/ScraperPlatform/jobs/job';
 import type { TriggerParameters } from '../../../nodes/ScraperPlatform/trigger/properties';
 import {
 	SAMPLE_MAX_PAGES,

@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import type { IDataObject } from 'n8n-workflow';
 
 import { MAX_TIMER_MS, pause } from '../../../nodes/shared/execution/pause';
-import { MAX_POLL_INTERVAL_SECONDS, MAX_WAIT_SECONDS } from '../../../nodes/shared/execution/polling';
+import { MAX_POLL_INTERVAL_SECONDS, MAX_WAIT_SECONDS } from '../../../nodes/shared/execution/waitFields';
 import { runNode } from '../../harness';
 import { MARKETPLACE_DEMO_TOKEN, MarketplaceSimulator } from '../../simulator/marketplace';
 import { DEMO_MANUAL_SCRAPER_IDS, PLATFORM_DEMO_TOKEN, PlatformSimulator } from '../../simulator/platform';

@@ -3,10 +3,11 @@ import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescrip
 
 import { describeResources, routeOperation } from '../../../nodes/shared/execution/operation';
 import type { Resource } from '../../../nodes/shared/execution/operation';
-import { gatewayCall, testWalletCredential } from './actions/common';
-import type { GatewayCall } from './actions/common';
 import { pageFetch } from './actions/page/fetch';
 import { searchWeb } from './actions/search/web';
+import { testWalletCredential } from './methods/credentialTest';
+import { gatewayCall } from './payment/call';
+import type { GatewayCall } from './payment/call';
 
 const resources: Array<Resource<GatewayCall>> = [
 	{ value: 'page', name: 'Page', operations: [pageFetch] },
@@ -39,6 +40,6 @@ export class ScraperGateway implements INodeType {
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		return await routeOperation(this, resources, gatewayCall);
+		return await routeOperation(this, resources, { makeCall: gatewayCall });
 	}
 }

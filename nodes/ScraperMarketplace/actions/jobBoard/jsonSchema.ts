@@ -1,3 +1,7 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import type { Rule } from '../../../shared/input/fields';
+
 /**
  * The Job Board's JSON Schema rules, checked before a request is sent: the service refuses the rest. The simulator
  * checks the same rules on its own (test/simulator/marketplace/validation.ts): the two are written separately on
@@ -195,4 +199,35 @@ export function describeJson(value: unknown): string {
 		default:
 			return typeof value;
 	}
+}
+
+/**
+ * The rule of a JSON Schema field: JSON text (or an object from an expression) -> the schema object, checked against
+ * the service's rules. Paths start at `root`, the key the schema is sent under, as the service's own errors name them
+ * (`schema.type`).
+ */
+export function jsonSchemaRule(root: string): Rule<IDataObject> {
+	return (v, raw, label) => {
+		if (raw === undefined || (typeof raw === 'string' && raw.trim() === '')) {
+			v.fail(label, 'it is required', 'Enter a JSON Schema describing one job, e.g. the example the field starts with.');
+		}
+		let schema: unknown = raw;
+		if (typeof raw === 'string') {
+			try {
+				schema = JSON.parse(raw);
+			} catch (error) {
+				v.fail(label, `it is not valid JSON (${(error as Error).message})`, 'Fix the JSON: check quotes, commas and brackets.');
+			}
+		}
+		if (!isJsonObject(schema)) {
+			v.fail(
+				label,
+				`it must be a JSON object (a JSON Schema), got ${describeJson(schema)}`,
+				'Enter an object such as {"type": "object", "properties": {"title": {"type": "string"}}}.',
+			);
+		}
+		const problem = firstSchemaProblem(schema, root);
+		if (problem) v.fail(label, `${problem.path} ${problem.rule}`, problem.fix);
+		return schema as IDataObject;
+	};
 }

@@ -1,24 +1,20 @@
 import { getResult } from '../../transport/api';
+import { RESULT_ID } from '../../descriptions/ids';
 import type { Operation } from '../../../shared/execution/operation';
-import { integerIdOf, marketplaceIdParameter } from '../common';
+
+const ID = RESULT_ID.describedAs(
+	"The result to read: pick it from the list, or enter its ID, e.g. the 'id' of a Result > Get Many output",
+);
 
 export const resultGet: Operation = {
 	value: 'get',
 	name: 'Get',
 	action: 'Get result',
 	description: 'Read one result (one URL, location query or keyword of a run) with its status and extracted data',
-	properties: [
-		...marketplaceIdParameter(
-			'resultId',
-			'Result ID',
-			'searchResults',
-			"The result to read: pick it from the list, or enter its ID, e.g. the 'id' of a Result > Get Many output",
-			'90001',
-		),
-	],
+	properties: ID.properties,
 	parallel: true,
 	async execute(itemIndex, call) {
-		const id = integerIdOf(this, 'resultId', 'Result ID', itemIndex);
+		const id = ID.read(this, itemIndex);
 		return [{ json: await getResult(call, id, itemIndex) }];
 	},
 };

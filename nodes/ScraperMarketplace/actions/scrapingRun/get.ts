@@ -1,24 +1,20 @@
 import { getScrapingRun } from '../../transport/api';
+import { SCRAPING_RUN_ID } from '../../descriptions/ids';
 import type { Operation } from '../../../shared/execution/operation';
-import { integerIdOf, marketplaceIdParameter } from '../common';
+
+const ID = SCRAPING_RUN_ID.describedAs(
+	"The scraping run to read: pick it from the list, or enter its ID, e.g. the 'scraping_run_id' of a Create and Run or Result > Get Many output",
+);
 
 export const scrapingRunGet: Operation = {
 	value: 'get',
 	name: 'Get',
 	action: 'Get scraping run',
 	description: 'Read one scraping run: its status and every result with the extracted data, as one item',
-	properties: [
-		...marketplaceIdParameter(
-			'scrapingRunId',
-			'Scraping Run ID',
-			'searchScrapingRuns',
-			"The scraping run to read: pick it from the list, or enter its ID, e.g. the 'scraping_run_id' of a Create and Run or Result > Get Many output",
-			'5001',
-		),
-	],
+	properties: ID.properties,
 	parallel: true,
 	async execute(itemIndex, call) {
-		const id = integerIdOf(this, 'scrapingRunId', 'Scraping Run ID', itemIndex);
+		const id = ID.read(this, itemIndex);
 		return [{ json: await getScrapingRun(call, id, itemIndex) }];
 	},
 };

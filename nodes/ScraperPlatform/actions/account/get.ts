@@ -2,10 +2,9 @@ import type { IDataObject } from 'n8n-workflow';
 
 import type { Operation } from '../../../shared/execution/operation';
 import { readShaping, simplifyProperties, type RecordFields } from '../../../shared/descriptions/simplify';
+import { shownFrom } from '../../../shared/descriptions/collections';
 import { platformRequest } from '../../transport/api';
-
-/** The node version that gave Account > Get its Simplify: version 3 workflows keep the whole answer they were built on. */
-const ACCOUNT_SIMPLIFY_VERSION = 3.1;
+import { PLATFORM_VERSIONS } from '../../versions';
 
 /** The subscription account's 13 top-level fields, as the interface lists them; Simplify keeps the plan and its usage. */
 const ACCOUNT_FIELDS: RecordFields = {
@@ -31,9 +30,9 @@ export const accountGet: Operation = {
 	name: 'Get',
 	action: 'Get subscription account',
 	description: 'Get the subscription account of the token: plan limits, usage and rate limit. Proves the token works.',
-	properties: simplifyProperties(ACCOUNT_FIELDS, { '@version': [{ _cnd: { gte: ACCOUNT_SIMPLIFY_VERSION } }] }),
+	properties: simplifyProperties(ACCOUNT_FIELDS, shownFrom(PLATFORM_VERSIONS.accountSimplify)),
 	async execute(itemIndex, call) {
-		const shaping = this.getNode().typeVersion >= ACCOUNT_SIMPLIFY_VERSION ? readShaping(this, itemIndex, ACCOUNT_FIELDS) : undefined;
+		const shaping = this.getNode().typeVersion >= PLATFORM_VERSIONS.accountSimplify ? readShaping(this, itemIndex, ACCOUNT_FIELDS) : undefined;
 		const response = await platformRequest(call, { method: 'GET', path: '/api/v1/subscription-accounts', idempotent: true }, itemIndex);
 		const account = withMaskedToken(response.data as IDataObject);
 		return [{ json: shaping ? shaping(account) : account }];

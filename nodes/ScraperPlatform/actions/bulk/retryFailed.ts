@@ -1,49 +1,64 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import { FROM_OPTIONS, movedToOptions, optionsCollection, readMoved } from '../../../shared/descriptions/collections';
+import { optionsCollection } from '../../../shared/descriptions/collections';
 import { nodeOperationError, refusal } from '../../../shared/execution/errors';
 import type { Operation } from '../../../shared/execution/operation';
-import { InputValidator } from '../../../shared/input/validation';
-import { getResult, resultsPages, toBulkJob, urlsDone } from '../../transport/api';
-import type { BulkJob } from '../../transport/api';
-import { AI_RESULT_TYPES, ID_KINDS, isCanceledStatus, isFailedStatus, isTerminalStatus } from '../../transport/vocabulary';
-import { bulkIdOf, bulkIdParameter } from '../../descriptions/ids';
-import { bulkJobSimplifyProperties, bulkOutputProperty, bulkWaitOptions, readBulkFinish, waitProperties } from './common';
+import { field, rules } from '../../../shared/input/fields';
+import { collection, Moved } from '../../../shared/input/fieldSets';
+import { readBulkJob, urlsDone } from '../../jobs/job';
+import type { BulkJob } from '../../jobs/job';
+import { bulkWait } from '../../jobs/wait';
+import { resultsPages } from '../../transport/api';
+import { AI_RESULT_TYPES, isCanceledStatus, isFailedStatus, isTerminalStatus } from '../../transport/vocabulary';
+import { BULK_ID } from '../../descriptions/ids';
+import { FROM_OPTIONS, PLATFORM_VERSIONS } from '../../versions';
+import { bulkFinishProperties, readBulkFinish } from './common';
 import type { BulkFinish } from './common';
 import { SCRAPER_KINDS, startBulkJob } from './startJob';
 import type { ScraperKind } from './startJob';
 import type { ExecutionCall } from '../../../shared/execution/call';
 
-const includeCanceled = movedToOptions({
-	displayName: 'Include Canceled URLs',
-	name: 'includeCanceled',
-	type: 'boolean',
-	default: false,
-	description: 'Whether to retry the URLs that were canceled before they ran, too',
-});
+const INCLUDE_CANCELED = new Moved(
+	field({
+		displayName: 'Include Canceled URLs',
+		name: 'includeCanceled',
+		type: 'boolean',
+		default: false,
+		description: 'Whether to retry the URLs that were canceled before they ran, too',
+	}),
+	PLATFORM_VERSIONS.options,
+);
+
+const KIND_CHOICES = ['detect', ...SCRAPER_KINDS] as const;
 
 /**
  * A bulk job's record is `Bulk-AI` whatever its scraper's kind, so the kind is read elsewhere: from the scraper's own
  * results (Detect), or chosen by the user when those no longer tell.
  */
-const scraperKind = movedToOptions({
-	displayName: 'Scraper Kind',
-	name: 'retryScraperKind',
-	type: 'options',
-	default: 'detect',
-	options: [
-		{ name: 'Detect', value: 'detect', description: "Read from the scraper's results: an AI scraper's first result is its creation" },
-		{ name: 'Manual', value: 'manual', description: 'A scraper built by hand in the dashboard' },
-		{ name: 'AI', value: 'ai', description: 'A scraper made by AI Scraper > Create and Run' },
-	],
-	description: 'The kind of scraper the job ran: each kind has its own bulk endpoint',
-});
+const SCRAPER_KIND = new Moved(
+	field(
+		{
+			displayName: 'Scraper Kind',
+			name: 'retryScraperKind',
+			type: 'options',
+			default: 'detect',
+			options: [
+				{ name: 'Detect', value: 'detect', description: "Read from the scraper's results: an AI scraper's first result is its creation" },
+				{ name: 'Manual', value: 'manual', description: 'A scraper built by hand in the dashboard' },
+				{ name: 'AI', value: 'ai', description: 'A scraper made by AI Scraper > Create and Run' },
+			],
+			description: 'The kind of scraper the job ran: each kind has its own bulk endpoint',
+		},
+		rules.oneOf(KIND_CHOICES),
+	),
+	PLATFORM_VERSIONS.options,
+);
 
-const KIND_CHOICES = ['detect', ...SCRAPER_KINDS] as const;
-
-const retryOptions: INodeProperties = optionsCollection([includeCanceled.option, ...bulkWaitOptions, scraperKind.option], {
-	displayOptions: { show: FROM_OPTIONS },
-});
+const OPTIONS = collection((options) => optionsCollection(options, { displayOptions: { show: FROM_OPTIONS } }), [
+	INCLUDE_CANCELED,
+	...bulkWait.options,
+	SCRAPER_KIND,
+]);
 
 /** What a retry needs, read and checked before any request. */
 interface RetryPlan {
@@ -53,12 +68,12 @@ interface RetryPlan {
 	finish: BulkFinish;
 }
 
+/** Read one by one: Max Wait and Poll Interval count only with Wait for Completion on (`readBulkFinish`). */
 function readPlan(ctx: IExecuteFunctions, itemIndex: number): RetryPlan {
-	const v = new InputValidator(ctx.getNode(), itemIndex);
 	return {
-		bulkId: bulkIdOf(ctx, itemIndex),
-		includeCanceled: v.boolean(readMoved(ctx, 'includeCanceled', itemIndex, false), 'Include Canceled URLs'),
-		kind: v.oneOf(readMoved(ctx, 'retryScraperKind', itemIndex, 'detect'), 'Scraper Kind', KIND_CHOICES),
+		bulkId: BULK_ID.read(ctx, itemIndex),
+		includeCanceled: INCLUDE_CANCELED.read(ctx, itemIndex) ?? false,
+		kind: SCRAPER_KIND.read(ctx, itemIndex) ?? 'detect',
 		finish: readBulkFinish(ctx, itemIndex),
 	};
 }
@@ -66,18 +81,18 @@ function readPlan(ctx: IExecuteFunctions, itemIndex: number): RetryPlan {
 /** The job to retry: a bulk job that has ended (only then are its failed URLs known), with its scraper. */
 async function readEndedJob(call: ExecutionCall, bulkId: string, itemIndex: number): Promise<BulkJob> {
 	const { ctx } = call;
-	const job = toBulkJob(await getResult(call, bulkId, itemIndex, ID_KINDS.bulkJob));
+	const job = await readBulkJob(call, bulkId, itemIndex);
 	// Nothing is started after a refusal: the job was only read.
 	const refuse = (message: string, description: string): never => {
 		throw refusal(nodeOperationError(ctx.getNode(), message, { description, itemIndex }));
 	};
 	if (job.urlDetails.length === 0) {
-		refuse(`Result "${bulkId}" is not a bulk job: it lists no URLs`, "Pick a bulk job in 'Bulk Job ID', e.g. from the output of Bulk > Start.");
+		refuse(`Result "${bulkId}" is not a bulk job: it lists no URLs`, `Pick a bulk job in '${BULK_ID.label}', e.g. from the output of Bulk > Start.`);
 	}
 	if (!job.completed) {
 		refuse(
 			`Bulk job "${bulkId}" is still running: ${urlsDone(job)} of ${job.urlDetails.length} URLs done`,
-			"Its failed URLs are known once every URL has ended. Wait for it first (Bulk > Get with 'Wait for Completion'), or cancel its pending URLs with Bulk > Cancel One Job.",
+			`Its failed URLs are known once every URL has ended. Wait for it first (Bulk > Get with '${bulkWait.waitSwitch.label}'), or cancel its pending URLs with Bulk > Cancel One Job.`,
 		);
 	}
 	if (job.scraperId === '') refuse(`Bulk job "${bulkId}" names no scraper`, 'Start the URLs again with Bulk > Start and the scraper it ran.');
@@ -128,15 +143,7 @@ export const bulkRetryFailed: Operation = {
 	name: 'Retry Failed URLs',
 	action: 'Retry failed URLs of bulk job',
 	description: 'Start one new bulk job, on the same scraper, for the URLs of an ended job that failed',
-	properties: [
-		...bulkIdParameter,
-		includeCanceled.legacy,
-		scraperKind.legacy,
-		...waitProperties,
-		bulkOutputProperty,
-		...bulkJobSimplifyProperties,
-		retryOptions,
-	],
+	properties: [...BULK_ID.properties, INCLUDE_CANCELED.legacy, SCRAPER_KIND.legacy, ...bulkFinishProperties, OPTIONS.property],
 	async execute(itemIndex, call) {
 		const plan = readPlan(this, itemIndex);
 		const job = await readEndedJob(call, plan.bulkId, itemIndex);

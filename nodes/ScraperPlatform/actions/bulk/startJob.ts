@@ -4,7 +4,9 @@ import { nodeApiError } from '../../../shared/execution/errors';
 import { unconfirmedWorkError } from '../../../shared/execution/unknownOutcome';
 import { getResult, platformRequest } from '../../transport/api';
 import { ID_KINDS, RESULT_TYPES } from '../../transport/vocabulary';
-import { finishBulk, readJobLater } from './common';
+import { readJobLater } from '../../jobs/job';
+import { lookForResults } from '../result/getMany';
+import { finishBulk } from './common';
 import type { BulkFinish } from './common';
 import type { ExecutionCall } from '../../../shared/execution/call';
 
@@ -42,7 +44,7 @@ export async function startBulkJob(call: ExecutionCall, start: BulkStart, itemIn
 			body: { scraperId: start.scraperId, urls: start.urls },
 			idempotent: false,
 			subject: { kind: ID_KINDS.scraper, id: start.scraperId },
-			started: { what: 'the bulk job', check: `Look for it with Result > Get Many (newest first, Filters > 'Search' ${RESULT_TYPES.bulk})` },
+			started: { what: 'the bulk job', check: `Look for it with ${lookForResults(RESULT_TYPES.bulk)}` },
 		},
 		itemIndex,
 	);

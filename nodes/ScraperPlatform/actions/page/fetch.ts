@@ -1,15 +1,17 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
-import { FROM_OPTIONS, optionsCollection } from '../../../shared/descriptions/collections';
+import { optionsCollection } from '../../../shared/descriptions/collections';
 import type { Operation } from '../../../shared/execution/operation';
-import { FETCH_LIMITS, publicPageUrl, readFetchSettings } from '../../../shared/input/pageFetch';
+import { field, rules } from '../../../shared/input/fields';
+import { collection, readFields, Request } from '../../../shared/input/fieldSets';
+import { FETCH_FIELDS } from '../../../shared/input/pageFetch';
 import { readShaping, simplifyProperties } from '../../../shared/descriptions/simplify';
 import type { RecordFields } from '../../../shared/descriptions/simplify';
 import { apiRequest } from '../../../shared/transport/transport';
 import type { ApiAnswer } from '../../../shared/transport/transport';
-import { InputValidator } from '../../../shared/input/validation';
 import { PLATFORM_API } from '../../transport/api';
 import { FETCH_HOST } from '../../transport/hosts';
+import { FROM_OPTIONS } from '../../versions';
 
 /** The page timeout the service applies when none is sent (its own clients send 30). */
 const SERVICE_TIMEOUT_SECONDS = 30;
@@ -25,28 +27,19 @@ const PAGE_FIELDS: RecordFields = {
 	agent: ['url', 'statusCode', 'html'],
 };
 
-/** Boolean options, sent as `true`/`false` when added: [parameter name, display name, query parameter]. */
-const BOOLEAN_OPTIONS: ReadonlyArray<readonly [string, string, string]> = [
-	['browserRendering', 'Browser Rendering', 'browserRendering'],
-	['homePage', 'Visit Home Page First', 'homePage'],
-	['blockResources', 'Block Resources', 'blockResources'],
-];
+const URL = FETCH_FIELDS.url.with({
+	description:
+		"Public http(s) page to fetch. Local, private and IPv6-literal addresses and URLs with user:password@ are refused before anything is sent. For Markdown, add n8n's Markdown node after this one.",
+});
 
-const fetchOptions: INodeProperties[] = [
-	{
-		displayName: 'Block Resources',
-		name: 'blockResources',
-		type: 'boolean',
-		default: true,
-		description: 'Whether the browser skips images, fonts and other heavy resources. Not added: the service default (off).',
-	},
-	{
-		displayName: 'Browser Rendering',
-		name: 'browserRendering',
-		type: 'boolean',
-		default: true,
-		description: 'Whether to load the page in a browser and run its JavaScript before taking its HTML (for pages built by scripts). Not added: the service default (off).',
-	},
+const { maxRetries: MAX_RETRIES, tokenCap: TOKEN_CAP, waitForSelector: WAIT_FOR_SELECTOR } = FETCH_FIELDS;
+
+const TIMEOUT = FETCH_FIELDS.timeout.with({
+	default: SERVICE_TIMEOUT_SECONDS,
+	description: `How long the service waits for the page, 1 to 300 seconds. The node waits this long plus ${DEADLINE_MARGIN_SECONDS} seconds for the answer. Not added: ${SERVICE_TIMEOUT_SECONDS}.`,
+});
+
+const COUNTRY = field(
 	{
 		displayName: 'Country',
 		name: 'geoCode',
@@ -55,68 +48,47 @@ const fetchOptions: INodeProperties[] = [
 		placeholder: 'e.g. us',
 		description: 'Two-letter code of the country the page is fetched from. Not added: the service chooses.',
 	},
-	{
-		displayName: 'Max Retries',
-		name: 'maxRetries',
-		type: 'number',
-		typeOptions: { minValue: FETCH_LIMITS.maxRetries.min, maxValue: FETCH_LIMITS.maxRetries.max, numberPrecision: 0 },
-		default: 3,
-		description: 'How often the service tries the page again when it does not load, 0 to 10. Not added: the service default.',
-	},
-	{
-		displayName: 'Timeout (Seconds)',
-		name: 'timeout',
-		type: 'number',
-		typeOptions: { minValue: FETCH_LIMITS.timeout.min, maxValue: FETCH_LIMITS.timeout.max, numberPrecision: 0 },
-		default: SERVICE_TIMEOUT_SECONDS,
-		description: `How long the service waits for the page, 1 to 300 seconds. The node waits this long plus ${DEADLINE_MARGIN_SECONDS} seconds for the answer. Not added: ${SERVICE_TIMEOUT_SECONDS}.`,
-	},
-	{
-		displayName: 'Token Cap',
-		name: 'tokenCap',
-		type: 'number',
-		typeOptions: { minValue: FETCH_LIMITS.tokenCap.min, maxValue: FETCH_LIMITS.tokenCap.max, numberPrecision: 0 },
-		default: 1000,
-		description: 'Most plan tokens the fetch may spend with its retries, 1 to 10000. Not added: no cap.',
-	},
-	{
-		displayName: 'Visit Home Page First',
-		name: 'homePage',
-		type: 'boolean',
-		default: true,
-		description: "Whether the service opens the site's home page before the page, as a visitor would. Not added: the service default (off).",
-	},
-	{
-		displayName: 'Wait for Selector',
-		name: 'waitForSelector',
-		type: 'string',
-		default: '',
-		placeholder: 'e.g. #content',
-		description: 'CSS selector the browser waits for before taking the HTML, at most 1000 characters',
-	},
-];
+	rules.countryCode,
+);
 
-/** The query of the fetch in the order the public facts show it; a field the user did not set is left out. */
-function readFetchQuery(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
-	const v = new InputValidator(ctx.getNode(), itemIndex);
-	const url = publicPageUrl(v, ctx.getNodeParameter('url', itemIndex));
-	const options = ctx.getNodeParameter('options', itemIndex, {}) as IDataObject;
-	const settings = readFetchSettings(v, options);
-	const flags: IDataObject = {};
-	for (const [name, label, sent] of BOOLEAN_OPTIONS) if (options[name] !== undefined) flags[sent] = v.boolean(options[name], label);
-	const query: IDataObject = {
-		url,
-		timeout: settings.timeout,
-		geoCode: v.countryCode(options.geoCode, 'Country'),
-		browserRendering: flags.browserRendering,
-		waitForSelector: settings.waitForSelector,
-		homePage: flags.homePage,
-		blockResources: flags.blockResources,
-		maxRetries: settings.maxRetries,
-		tokenCap: settings.tokenCap,
-	};
-	return Object.fromEntries(Object.entries(query).filter(([, value]) => value !== undefined)) as IDataObject;
-}
+const BROWSER_RENDERING = field({
+	displayName: 'Browser Rendering',
+	name: 'browserRendering',
+	type: 'boolean',
+	default: true,
+	description: 'Whether to load the page in a browser and run its JavaScript before taking its HTML (for pages built by scripts). Not added: the service default (off).',
+});
+
+const HOME_PAGE = field({
+	displayName: 'Visit Home Page First',
+	name: 'homePage',
+	type: 'boolean',
+	default: true,
+	description: "Whether the service opens the site's home page before the page, as a visitor would. Not added: the service default (off).",
+});
+
+const BLOCK_RESOURCES = field({
+	displayName: 'Block Resources',
+	name: 'blockResources',
+	type: 'boolean',
+	default: true,
+	description: 'Whether the browser skips images, fonts and other heavy resources. Not added: the service default (off).',
+});
+
+/** Checked in this order; each is sent only when added (a switch as true or false). */
+const OPTIONS = collection((options) => optionsCollection(options, { displayOptions: { show: FROM_OPTIONS } }), [
+	MAX_RETRIES,
+	TIMEOUT,
+	TOKEN_CAP,
+	WAIT_FOR_SELECTOR,
+	BROWSER_RENDERING,
+	HOME_PAGE,
+	BLOCK_RESOURCES,
+	COUNTRY,
+]);
+
+/** The query of the fetch, in the order the public facts show it; every key is its field's name. */
+const QUERY = new Request([URL, TIMEOUT, COUNTRY, BROWSER_RENDERING, WAIT_FOR_SELECTOR, HOME_PAGE, BLOCK_RESOURCES, MAX_RETRIES, TOKEN_CAP]);
 
 function header(headers: ApiAnswer<string>['headers'], name: string): string | undefined {
 	const value = headers[name];
@@ -151,26 +123,14 @@ export const pageFetch: Operation = {
 	// An AI Agent's tool is described by this action ("<action> in Scraper Platform"): what it returns and costs.
 	action: 'Fetch page as HTML (uses plan tokens)',
 	description: "Fetch one public web page with the API token: its HTML, the page's status code and the tokens it used",
-	properties: [
-		{
-			displayName: 'URL',
-			name: 'url',
-			type: 'string',
-			required: true,
-			default: '',
-			placeholder: 'e.g. https://example.com/pricing',
-			description:
-				"Public http(s) page to fetch. Local, private and IPv6-literal addresses and URLs with user:password@ are refused before anything is sent. For Markdown, add n8n's Markdown node after this one.",
-		},
-		...simplifyProperties(PAGE_FIELDS, FROM_OPTIONS),
-		optionsCollection(fetchOptions, { displayOptions: { show: FROM_OPTIONS } }),
-	],
+	properties: [URL.property, ...simplifyProperties(PAGE_FIELDS, FROM_OPTIONS), OPTIONS.property],
 	parallel: true,
 	async execute(itemIndex, call) {
-		const qs = readFetchQuery(this, itemIndex);
+		const values = readFields(this, itemIndex, [URL, OPTIONS]);
+		const qs = QUERY.body(values);
 		// Read before anything is sent, like every other setting.
 		const shape = readShaping(this, itemIndex, PAGE_FIELDS);
-		const url = qs.url as string;
+		const url = values.get(URL);
 		const answer = await apiRequest<string>(
 			call,
 			PLATFORM_API,
@@ -183,7 +143,7 @@ export const pageFetch: Operation = {
 				// A fetch spends plan tokens: after a 5xx or a lost connection it is not sent again (429 is retried).
 				idempotent: false,
 				started: { what: `the fetch of ${url}`, happened: 'run and used tokens', check: "Check the account's token usage (Account > Get)" },
-				timeoutMs: (((qs.timeout as number | undefined) ?? SERVICE_TIMEOUT_SECONDS) + DEADLINE_MARGIN_SECONDS) * 1000,
+				timeoutMs: ((values.of(TIMEOUT) ?? SERVICE_TIMEOUT_SECONDS) + DEADLINE_MARGIN_SECONDS) * 1000,
 			},
 			itemIndex,
 		);

@@ -1,9 +1,11 @@
 import type { IDataObject, INodeExecutionData, INodeProperties, JsonObject } from 'n8n-workflow';
 
-import { FROM_OPTIONS, optionsCollection } from '../../../shared/descriptions/collections';
+import { optionsCollection } from '../../../shared/descriptions/collections';
 import { nodeApiError } from '../../../shared/execution/errors';
-import { readListingLimit, returnAllProperties } from '../../../shared/descriptions/listing';
+import { LIMIT, readListingLimit, RETURN_ALL, returnAllProperties } from '../../../shared/descriptions/listing';
 import type { Operation } from '../../../shared/execution/operation';
+import { field, rules } from '../../../shared/input/fields';
+import { collection, readFields, Request } from '../../../shared/input/fieldSets';
 import { collectRecords, listingWalk } from '../../../shared/paging/pages';
 import type { PageReader } from '../../../shared/paging/pages';
 import { readShaping, simplifyProperties } from '../../../shared/descriptions/simplify';
@@ -12,7 +14,8 @@ import { apiRequest } from '../../../shared/transport/transport';
 import type { ApiRequest } from '../../../shared/transport/definition';
 import { PLATFORM_API } from '../../transport/api';
 import { SEARCH_HOST } from '../../transport/hosts';
-import { readOutputAs, readSearchRequest, resultsOf, searchBody } from './googleQuery';
+import { FROM_OPTIONS } from '../../versions';
+import { OUTPUT_AS, resultsOf, searchBody, searchQueryRule } from './googleQuery';
 import type { SearchRequest } from './googleQuery';
 import type { ExecutionCall } from '../../../shared/execution/call';
 
@@ -28,15 +31,61 @@ const RESULT_FIELDS: RecordFields = {
 	agent: ['rank', 'title', 'url', 'snippet'],
 };
 
-const searchOptions: INodeProperties[] = [
+const QUERY = field(
+	{
+		displayName: 'Query',
+		name: 'query',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'e.g. best hiking boots 2025',
+		description: 'What to search for, or a Google search URL (https://www.google.com/search?q=…) whose q, gl, hl and start are read',
+	},
+	searchQueryRule,
+);
+
+const REGION = field(
+	{
+		displayName: 'Region',
+		name: 'region',
+		type: 'string',
+		default: 'us',
+		placeholder: 'e.g. us',
+		description: `Two-letter country code the results are for. Wins over the gl of a Google search URL in '${QUERY.label}'.`,
+	},
+	rules.countryCode,
+);
+
+const LANGUAGE = field(
 	{
 		displayName: 'Language',
 		name: 'language',
 		type: 'string',
 		default: 'en',
 		placeholder: 'e.g. en',
-		description: "Language code of the results, e.g. en, pt-BR, es-419 or zh-Hant. Wins over the hl of a Google search URL in 'Query'.",
+		description: `Language code of the results, e.g. en, pt-BR, es-419 or zh-Hant. Wins over the hl of a Google search URL in '${QUERY.label}'.`,
 	},
+	rules.languageCode,
+);
+
+const PAGE = field({
+	displayName: 'Page',
+	name: 'page',
+	type: 'number',
+	typeOptions: { minValue: 1, numberPrecision: 0 },
+	default: 1,
+	description: `The first result page to read (1 is the first; ten results a page). Wins over the start of a Google search URL in '${QUERY.label}'.`,
+});
+
+const RENDER_JS = field({
+	displayName: 'Render JavaScript',
+	name: 'renderJs',
+	type: 'boolean',
+	default: true,
+	description: "Whether Google's page is rendered in a browser first, for results only scripts show (e.g. an AI overview). Not added: not sent.",
+});
+
+const OUTPUT = field(
 	{
 		displayName: 'Output As',
 		name: 'outputAs',
@@ -44,38 +93,22 @@ const searchOptions: INodeProperties[] = [
 		default: 'results',
 		options: [
 			{ name: 'One Item per Record', value: 'results', description: 'Each search result as its own item: rank, title, URL, site and snippet' },
-			{ name: 'Result Page HTML', value: 'html', description: "Google's result page as HTML, one page ('Return All' and 'Limit' do not apply)" },
+			{ name: 'Result Page HTML', value: 'html', description: `Google's result page as HTML, one page ('${RETURN_ALL.label}' and '${LIMIT.label}' do not apply)` },
 			{ name: 'Whole Answer', value: 'answer', description: "One item per page read: the service's answer as it is (an answer that is only a list of results comes under 'results')" },
 		],
 		description: 'What each search outputs',
 	},
-	{
-		displayName: 'Page',
-		name: 'page',
-		type: 'number',
-		typeOptions: { minValue: 1, numberPrecision: 0 },
-		default: 1,
-		description: "The first result page to read (1 is the first; ten results a page). Wins over the start of a Google search URL in 'Query'.",
-	},
-	{
-		displayName: 'Region',
-		name: 'region',
-		type: 'string',
-		default: 'us',
-		placeholder: 'e.g. us',
-		description: "Two-letter country code the results are for. Wins over the gl of a Google search URL in 'Query'.",
-	},
-	{
-		displayName: 'Render JavaScript',
-		name: 'renderJs',
-		type: 'boolean',
-		default: true,
-		description: 'Whether Google\'s page is rendered in a browser first, for results only scripts show (e.g. an AI overview). Not added: not sent.',
-	},
-];
+	rules.oneOf(OUTPUT_AS),
+);
+
+/** Checked in this order; each wins over what a Google search URL in Query says. */
+const OPTIONS = collection((options) => optionsCollection(options, { displayOptions: { show: FROM_OPTIONS } }), [REGION, LANGUAGE, PAGE, RENDER_JS, OUTPUT]);
+
+/** The options a search sends, each under its field's name (the search's own words: `SearchRequest`). */
+const SEARCH_OPTIONS = new Request([REGION, LANGUAGE, PAGE, RENDER_JS]);
 
 /** Return All and Limit, the limit starting at one page of results: every page read uses plan tokens. */
-const limitProperties: INodeProperties[] = returnAllProperties().map((p) => (p.name === 'limit' ? { ...p, default: 10 } : p));
+const limitProperties: INodeProperties[] = returnAllProperties(10);
 
 /** One request of the search: never repeated after a 5xx or a lost connection (it uses plan tokens); 429 is retried. */
 function searchRequest(request: SearchRequest, page: number | undefined, format: 'json' | 'html'): ApiRequest {
@@ -119,7 +152,7 @@ function searchPages(call: ExecutionCall, request: SearchRequest, itemIndex: num
 			const said = typeof json.message === 'string' ? `: ${json.message}` : '';
 			throw nodeApiError(ctx.getNode(), json as JsonObject, {
 				message: `The Google search for "${request.query}" was answered without a result list${said}`,
-				description: 'The node reads results from the JSON answer. Run it again later, or set \'Output As\' to \'Whole Answer\' to see what the service sent.',
+				description: `The node reads results from the JSON answer. Run it again later, or set '${OUTPUT.label}' to 'Whole Answer' to see what the service sent.`,
 				itemIndex,
 			});
 		}
@@ -147,24 +180,12 @@ export const searchGoogle: Operation = {
 	// An AI Agent's tool is described by this action ("<action> in Scraper Platform"): what it returns and costs.
 	action: 'Search Google for titles, links and snippets (uses plan tokens)',
 	description: 'Get Google results for search terms or a Google search URL, page by page, with the API token',
-	properties: [
-		{
-			displayName: 'Query',
-			name: 'query',
-			type: 'string',
-			required: true,
-			default: '',
-			placeholder: 'e.g. best hiking boots 2025',
-			description: 'What to search for, or a Google search URL (https://www.google.com/search?q=…) whose q, gl, hl and start are read',
-		},
-		...limitProperties,
-		...simplifyProperties(RESULT_FIELDS, FROM_OPTIONS),
-		optionsCollection(searchOptions, { displayOptions: { show: FROM_OPTIONS } }),
-	],
+	properties: [QUERY.property, ...limitProperties, ...simplifyProperties(RESULT_FIELDS, FROM_OPTIONS), OPTIONS.property],
 	parallel: true,
 	async execute(itemIndex, call) {
-		const request = readSearchRequest(this, itemIndex);
-		const outputAs = readOutputAs(this, itemIndex);
+		const values = readFields(this, itemIndex, [QUERY, OPTIONS]);
+		const request = { ...values.get(QUERY), ...SEARCH_OPTIONS.body(values) } as SearchRequest;
+		const outputAs = values.of(OUTPUT) ?? 'results';
 		const { limit } = readListingLimit(this, itemIndex, undefined);
 		const shape = readShaping(this, itemIndex, RESULT_FIELDS);
 		if (outputAs === 'html') return await resultPageHtml(call, request, itemIndex);

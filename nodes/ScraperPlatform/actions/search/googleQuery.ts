@@ -1,8 +1,9 @@
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
+import type { Rule } from '../../../shared/input/fields';
 import { asRecords, findList } from '../../../shared/output/records';
 import { shownUrl } from '../../../shared/input/urlRules';
-import { InputValidator } from '../../../shared/input/validation';
+import type { InputValidator } from '../../../shared/input/validation';
 
 /** What a Google search asks for, whatever its page: the fields the user set, or the Google URL gave. */
 export interface SearchRequest {
@@ -14,8 +15,8 @@ export interface SearchRequest {
 	renderJs?: boolean;
 }
 
-const OUTPUT_AS = ['results', 'answer', 'html'] as const;
-type OutputAs = (typeof OUTPUT_AS)[number];
+/** What a search outputs: one item per result, the service's whole answers, or the result page's HTML. */
+export const OUTPUT_AS = ['results', 'answer', 'html'] as const;
 
 /** google.com, www.google.de, m.google.com, google.co.uk: Google's own hosts, the only ones whose search URLs are read. */
 const GOOGLE_HOST = /^((www|m)\.)?google\.[a-z]{2,3}(\.[a-z]{2})?$/;
@@ -26,50 +27,35 @@ const GOOGLE_URL_FIX = 'Enter search terms, or a Google search address such as h
 /**
  * A Google search URL read as the vendor's clients read it: `q` -> query, `gl` -> region, `hl` -> language,
  * `start` -> page floor(start/10)+1. The URL follows the rules of every URL field; one that is not a Google search
- * is refused, naming Query, rather than searched for as text.
+ * is refused, naming the field (`label`), rather than searched for as text.
  */
-function fromGoogleUrl(v: InputValidator, text: string): SearchRequest {
-	const url = new URL(v.httpUrl(text, 'Query'));
+function fromGoogleUrl(v: InputValidator, text: string, label: string): SearchRequest {
+	const url = new URL(v.httpUrl(text, label));
 	if (!GOOGLE_HOST.test(url.hostname) || !SEARCH_PATHS.includes(url.pathname)) {
-		v.fail('Query', `"${shownUrl(text)}" is not a Google search URL (https://www.google.com/search?q=…)`, GOOGLE_URL_FIX);
+		v.fail(label, `"${shownUrl(text)}" is not a Google search URL (https://www.google.com/search?q=…)`, GOOGLE_URL_FIX);
 	}
 	const params = url.searchParams;
 	const query = params.get('q')?.trim();
-	if (!query) v.fail('Query', 'the Google search URL has no search terms (its q is empty or missing)', GOOGLE_URL_FIX);
+	if (!query) v.fail(label, 'the Google search URL has no search terms (its q is empty or missing)', GOOGLE_URL_FIX);
 	const request: SearchRequest = { query };
-	const region = v.countryCode(params.get('gl'), 'Query');
+	const region = v.countryCode(params.get('gl'), label);
 	if (region !== undefined) request.region = region;
-	const language = v.languageCode(params.get('hl'), 'Query');
+	const language = v.languageCode(params.get('hl'), label);
 	if (language !== undefined) request.language = language;
-	const start = v.optionalInteger(params.get('start'), 'Query', { min: 0 });
+	const start = v.optionalInteger(params.get('start'), label, { min: 0 });
 	if (start !== undefined) request.page = Math.floor(start / 10) + 1;
 	return request;
 }
 
 /**
- * The search the item asks for, checked before anything is sent: the Query (terms or a Google search URL), then the
- * options, which win over what the URL says (as in the vendor's clients).
+ * The rule of the Query field: search terms, or a Google search URL read into the search it asks for. Only what
+ * starts like a web address is read as one ("site:example.com shoes" stays search terms). The options win over what
+ * the URL says (as in the vendor's clients).
  */
-export function readSearchRequest(ctx: IExecuteFunctions, itemIndex: number): SearchRequest {
-	const v = new InputValidator(ctx.getNode(), itemIndex);
-	const text = v.requiredString(ctx.getNodeParameter('query', itemIndex), 'Query');
-	// Only what starts like a web address is read as one ("site:example.com shoes" stays search terms).
-	const request = /^https?:/i.test(text) ? fromGoogleUrl(v, text) : { query: text };
-	const options = ctx.getNodeParameter('options', itemIndex, {}) as IDataObject;
-	const region = v.countryCode(options.region, 'Region');
-	if (region !== undefined) request.region = region;
-	const language = v.languageCode(options.language, 'Language');
-	if (language !== undefined) request.language = language;
-	const page = v.optionalInteger(options.page, 'Page', { min: 1 });
-	if (page !== undefined) request.page = page;
-	if (options.renderJs !== undefined) request.renderJs = v.boolean(options.renderJs, 'Render JavaScript');
-	return request;
-}
-
-export function readOutputAs(ctx: IExecuteFunctions, itemIndex: number): OutputAs {
-	const options = ctx.getNodeParameter('options', itemIndex, {}) as IDataObject;
-	return new InputValidator(ctx.getNode(), itemIndex).oneOf(options.outputAs ?? 'results', 'Output As', OUTPUT_AS);
-}
+export const searchQueryRule: Rule<SearchRequest> = (v, value, label) => {
+	const text = v.requiredString(value, label);
+	return /^https?:/i.test(text) ? fromGoogleUrl(v, text, label) : { query: text };
+};
 
 /**
  * The body of one page's request, in the order the public facts show it. Fields the user did not set are left out;

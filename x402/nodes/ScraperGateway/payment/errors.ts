@@ -1,17 +1,18 @@
 import type { INode, JsonObject, NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { nodeApiError, nodeOperationError, readErrorBody, refusal } from '../../../../nodes/shared/execution/errors';
+import { answerableByAgent, nodeApiError, nodeOperationError, readErrorBody, refusal } from '../../../../nodes/shared/execution/errors';
+import { MAX_TOTAL_SPEND, PARALLEL_REQUESTS, RESPONSE_DEADLINE } from '../descriptions/paymentOptions';
 import { budgetSentence, describeOverBudget } from './ledger';
 import type { OverBudget } from './ledger';
 import { formatAtomic, usdc } from './money';
 import { describeCharge } from './receipt';
 import type { Receipt } from './receipt';
 import { MAX_TIMEOUT_SECONDS } from './requirements';
-import type { PaidRequest } from './request';
+import type { GatewayResult, PaidRequest } from './request';
 import type { SignedPayment } from './signer';
-import { GATEWAY } from '../transport';
-import type { HttpAnswer, HttpFailure } from '../transport';
-import { CREDENTIAL_NAME } from './wallet';
+import { GATEWAY } from '../transport/transport';
+import type { HttpAnswer, HttpFailure } from '../transport/transport';
+import { GATEWAY_BASE_URL, MAX_PRICE_PER_REQUEST, NETWORK, USDC_TOKEN_ADDRESS, WALLET_CREDENTIAL_NAME } from './walletFields';
 
 /**
  * The errors of paying the gateway. Each says whether money moved: nothing was signed, nothing was paid, it was
@@ -19,7 +20,7 @@ import { CREDENTIAL_NAME } from './wallet';
  */
 
 /** What an AI agent should do after a refused payment: calling again would be refused the same way. */
-const CANNOT_PAY = "This tool cannot pay this gateway's price with the user's wallet settings: do not call it again in this run; answer with what you have and say that the user must change the x402 Wallet settings to use it.";
+const CANNOT_PAY = `This tool cannot pay this gateway's price with the user's wallet settings: do not call it again in this run; answer with what you have and say that the user must change the ${WALLET_CREDENTIAL_NAME} settings to use it.`;
 
 /** First line only, and short: gateways and libraries may pass on multi-line errors. */
 export function firstLine(text: string): string {
@@ -38,7 +39,7 @@ export function policyRefusal(node: INode, request: PaidRequest, reason: string)
 		node,
 		request,
 		`Payment refused, nothing was signed: ${reason}`,
-		`The node pays only what the '${CREDENTIAL_NAME}' credential allows: the exact scheme on its network, its USDC token, its pinned payee (if set), at most its 'Max Price per Request', and an authorization valid for at most ${MAX_TIMEOUT_SECONDS} seconds. If you trust this gateway's new terms, change the credential; otherwise do not use this gateway.`,
+		`The node pays only what the '${WALLET_CREDENTIAL_NAME}' credential allows: the exact scheme on its network, its USDC token, its pinned payee (if set), at most its '${MAX_PRICE_PER_REQUEST.displayName}', and an authorization valid for at most ${MAX_TIMEOUT_SECONDS} seconds. If you trust this gateway's new terms, change the credential; otherwise do not use this gateway.`,
 	);
 }
 
@@ -48,7 +49,7 @@ export function signingRefusal(node: INode, request: PaidRequest, error: unknown
 		node,
 		request,
 		`Payment refused, nothing was sent: ${firstLine((error as Error).message)}`,
-		`Check the '${CREDENTIAL_NAME}' credential: network, 'USDC Token Address' and 'Max Price per Request'.`,
+		`Check the '${WALLET_CREDENTIAL_NAME}' credential: '${NETWORK.displayName}', '${USDC_TOKEN_ADDRESS.displayName}' and '${MAX_PRICE_PER_REQUEST.displayName}'.`,
 	);
 }
 
@@ -57,7 +58,7 @@ export function budgetRefusal(node: INode, request: PaidRequest, over: OverBudge
 	const message = `Spending limit reached, nothing was signed for this item: ${describeOverBudget(over)}`;
 	const error = nodeOperationError(node, message, {
 		itemIndex: request.itemIndex,
-		description: "Raise 'Max Total Spend per Execution (USDC)' in the node options, or send fewer items per execution.",
+		description: `Raise '${MAX_TOTAL_SPEND.label}' in the node options, or send fewer items per execution.`,
 	});
 	return refusal(error, budgetSentence(over, request.unit));
 }
@@ -66,7 +67,7 @@ export function budgetRefusal(node: INode, request: PaidRequest, over: OverBudge
 export function unreadableRequirement(node: INode, request: PaidRequest, answer: HttpAnswer): NodeApiError {
 	return nodeApiError(node, { status: answer.status } as JsonObject, {
 		message: 'The gateway asked for payment (402) without a readable PAYMENT-REQUIRED header; nothing was signed',
-		description: `Check the 'Gateway Base URL' in the ${CREDENTIAL_NAME} credential: it must point to an x402 version 2 gateway.`,
+		description: `Check the '${GATEWAY_BASE_URL.displayName}' in the ${WALLET_CREDENTIAL_NAME} credential: it must point to an x402 version 2 gateway.`,
 		httpCode: '402',
 		itemIndex: request.itemIndex,
 	});
@@ -76,7 +77,7 @@ export function unreadableRequirement(node: INode, request: PaidRequest, answer:
 export function paymentNotAccepted(node: INode, request: PaidRequest, signed: SignedPayment, reason: string): NodeApiError {
 	return nodeApiError(node, { status: 402, reason } as JsonObject, {
 		message: `The gateway did not accept the payment (402: ${reason}); nothing was charged`,
-		description: `Check that the wallet ${signed.payer} holds enough USDC (${usdc(signed.amount)} per request) on ${signed.network}, and that the '${CREDENTIAL_NAME}' credential matches the gateway (network and token).`,
+		description: `Check that the wallet ${signed.payer} holds enough USDC (${usdc(signed.amount)} per request) on ${signed.network}, and that the '${WALLET_CREDENTIAL_NAME}' credential matches the gateway (network and token).`,
 		httpCode: '402',
 		itemIndex: request.itemIndex,
 	});
@@ -88,8 +89,8 @@ export function unreachable(node: INode, request: PaidRequest, failure: HttpFail
 	return nodeApiError(node, { message: failure.cause } as JsonObject, {
 		message: `Could not reach ${GATEWAY}: ${failure.cause}${tries}; nothing was paid`,
 		description: failure.timedOut
-			? "The gateway did not answer an unpaid request in time. Try again later, or raise 'Response Deadline (Seconds)'."
-			: `Check the 'Gateway Base URL' in the '${CREDENTIAL_NAME}' credential and your network, then try again.`,
+			? `The gateway did not answer an unpaid request in time. Try again later, or raise '${RESPONSE_DEADLINE.label}'.`
+			: `Check the '${GATEWAY_BASE_URL.displayName}' in the '${WALLET_CREDENTIAL_NAME}' credential and your network, then try again.`,
 		itemIndex: request.itemIndex,
 	});
 }
@@ -121,7 +122,7 @@ export function priceUnavailable(node: INode, request: PaidRequest, answer: Http
 			tries.refusedWaitMs !== undefined
 				? `The gateway asked to wait ${seconds(tries.refusedWaitMs)} more, past the ${seconds(tries.budgetMs)} the node waits for a rate limit.`
 				: `The node waited ${seconds(tries.rateLimitWaitedMs)} in all between attempts, as the gateway asked.`;
-		description = `${waited} ${safe} Wait a little before running again, or lower 'Parallel Requests' in the node options.`;
+		description = `${waited} ${safe} Wait a little before running again, or lower '${PARALLEL_REQUESTS.label}' in the node options.`;
 	} else {
 		message = `The gateway did not give its price: ${attempts}, ${last}; nothing was signed or paid`;
 		description = `The node asked again with growing pauses, which is safe for a request that carries no payment. ${safe} The gateway is unavailable on its side: try again later.`;
@@ -159,7 +160,7 @@ export function mayHaveBeenCharged(node: INode, request: PaidRequest, signed: Si
 		: '';
 	return nodeApiError(node, { payer, nonce, amount, network, ...(paymentId ? { paymentId } : {}) } as JsonObject, {
 		message: `The payment may have been charged: ${cause} after a signed payment of ${usdc(signed.amount)} was sent (payer ${payer}, nonce ${nonce}, amount ${amount} USDC, network ${network}${id})`,
-		description: `The gateway settles before it fetches the page, so it may have taken the payment while the node stopped waiting. ${sent}${retry} Before running it again in a new execution, look for a transfer from ${payer} to ${signed.payTo} with authorization nonce ${nonce} on ${network} (the authorization expires at ${expiry}). If pages are slow, raise 'Response Deadline (Seconds)' in the node options.`,
+		description: `The gateway settles before it fetches the page, so it may have taken the payment while the node stopped waiting. ${sent}${retry} Before running it again in a new execution, look for a transfer from ${payer} to ${signed.payTo} with authorization nonce ${nonce} on ${network} (the authorization expires at ${expiry}). If pages are slow, raise '${RESPONSE_DEADLINE.label}' in the node options.`,
 		itemIndex: request.itemIndex,
 	});
 }
@@ -184,7 +185,7 @@ export function statusError(node: INode, request: PaidRequest, answer: HttpAnswe
 		description:
 			answer.status >= 500
 				? 'This is on the gateway side. Try again later.'
-				: `Check the 'Gateway Base URL' in the '${CREDENTIAL_NAME}' credential and the node's parameters.`,
+				: `Check the '${GATEWAY_BASE_URL.displayName}' in the '${WALLET_CREDENTIAL_NAME}' credential and the node's parameters.`,
 		httpCode: String(answer.status),
 		itemIndex,
 	});
@@ -196,4 +197,28 @@ function describeBody(answer: HttpAnswer): string {
 	const body = readErrorBody(answer.json);
 	if (body.issues.length > 0) return body.issues.map(({ field, message }) => message ?? `${String(field)} is invalid`).join('; ');
 	return body.message ?? body.error ?? '';
+}
+
+/**
+ * A paid call whose work failed after the gateway took the payment (settled before the upstream work, never
+ * refunded): the error says it was charged and names the transaction. Without a settlement receipt the charge
+ * is unknown, and the error gives the payer and nonce to check it.
+ */
+export function chargedError(node: INode, itemIndex: number, result: Pick<GatewayResult, 'receipt' | 'nonce'>, what: string, upstreamError: string): NodeApiError {
+	const { receipt, nonce } = result;
+	let charged: string;
+	if (receipt?.transaction) charged = describeCharge(receipt);
+	else if (receipt) charged = `may have charged ${receipt.amount} USDC (it sent no settlement receipt; payer ${receipt.payer}, nonce ${nonce ?? 'unknown'})`;
+	else charged = 'answered';
+	const message = `The gateway ${charged} but ${what} failed: ${upstreamError}`;
+	const error = nodeApiError(node, { upstreamError, ...(receipt ?? {}) } as JsonObject, {
+		message,
+		description: receipt
+			? 'The gateway takes the payment before the upstream work and does not refund it when that work fails. Check the input (is the page public and up?) or try later; running the item again pays again.'
+			: 'Check the input and try again later.',
+		itemIndex,
+	});
+	// Settled with a known transaction: nothing is in doubt, so an agent may learn it and try another page.
+	if (receipt?.transaction) answerableByAgent(error, `${message}. It is paid and will not be refunded; do not retry it: try another page or answer with what you have.`);
+	return error;
 }

@@ -26,7 +26,7 @@ interface CallPaymentOptions {
 /**
  * The payments of one call of the node from `wallet`: its gateway, its policy (the credential's network, token, payee,
  * price cap, and an authorization valid for at most an hour), its signer, and `ledger`, the execution's spend shared
- * by every call of the node (see `ledgerFor`).
+ * by every call of the node (see `SpendRegistry`).
  */
 export function paymentsFor(node: INode, wallet: Wallet, ledger: SpendLedger, options: CallPaymentOptions): GatewayPayments {
 	const policy: PaymentPolicy = {

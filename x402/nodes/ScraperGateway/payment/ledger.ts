@@ -14,7 +14,8 @@ export interface OverBudget {
 export type Unit = readonly [one: string, many: string];
 
 /**
- * Debits of one wallet in one execution: settled, and reserved by payments whose outcome is pending or unknown.
+ * Debits of one wallet in one execution (the spend registry keeps one per execution id and paying wallet, see
+ * `spendRegistry.ts`): settled, and reserved by payments whose outcome is pending or unknown.
  * Reservation is synchronous, so payments running at once (parallel items, parallel tool calls of an agent)
  * can never both take the last of the limit.
  */
@@ -60,39 +61,4 @@ export function budgetSentence(over: OverBudget, unit: Unit): string {
 	const plural = (one: string) => (one === unit[0] ? unit[1] : `${one}s`);
 	const paid = counts.map(([one, count]) => `${count} ${count === 1 ? one : plural(one)}`).join(' and ');
 	return `Budget reached: ${paid} paid, ${usdc(over.used)}; nothing more was signed. This workflow may spend at most ${usdc(over.limit)} per run: answer with what you have.`;
-}
-
-/**
- * Ledgers live per execution and paying wallet, not per run of a node: an AI Agent runs its tool node once per tool
- * call, each time with a fresh context, a node inside a loop runs once per round, and an agent may have several
- * Scraper Gateway tools (search, fetch) paying from one wallet; the limit is for what the execution spends.
- * n8n does not tell a node when its execution ends, so a ledger idle for a day is dropped (an agent's calls come
- * seconds apart), and at most MAX_LEDGERS are kept.
- */
-const IDLE_MS = 24 * 60 * 60 * 1000;
-const MAX_LEDGERS = 10_000;
-const byExecution = new Map<string, { ledger: SpendLedger; touched: number }>();
-
-function evict(now: number): void {
-	for (const [key, held] of byExecution) {
-		// Map order is insertion order and `touched` only grows on re-insertion: the oldest come first.
-		if (now - held.touched < IDLE_MS && byExecution.size < MAX_LEDGERS) break;
-		byExecution.delete(key);
-	}
-}
-
-/**
- * The spend ledger of `payer` in execution `executionId`. Without an execution id (nothing n8n runs gives none) a
- * ledger of its own, which the call that opens its payments keeps for all its items.
- */
-export function ledgerFor(executionId: string | undefined, payer: string): SpendLedger {
-	if (!executionId) return new SpendLedger();
-	const key = `${executionId}\u0000${payer.toLowerCase()}`;
-	const now = Date.now();
-	const held = byExecution.get(key);
-	byExecution.delete(key);
-	evict(now);
-	const ledger = held?.ledger ?? new SpendLedger();
-	byExecution.set(key, { ledger, touched: now });
-	return ledger;
 }

@@ -1,6 +1,6 @@
 import { decodeSettlement } from './receipt';
 import type { Settlement } from './receipt';
-import type { HttpAnswer, HttpOutcome } from '../transport';
+import type { HttpAnswer, HttpOutcome } from '../transport/transport';
 
 /**
  * What the gateway's answer to a signed payment means for the money, read without side effects: the flow

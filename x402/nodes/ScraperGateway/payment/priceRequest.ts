@@ -6,7 +6,7 @@ import type { RetryPolicy } from '../../../../nodes/shared/transport/retry';
 import { canceledBeforePayment, priceUnavailable, statusError, unreachable } from './errors';
 import type { Discovery, RequirementCache } from './requirementCache';
 import type { PaidRequest, Send } from './request';
-import type { HttpAnswer, HttpFailure } from '../transport';
+import type { HttpAnswer, HttpFailure } from '../transport/transport';
 
 /** What the unpaid price request needs: where it sends, where a price is checked and kept, and when to stop. */
 interface PriceRequestDeps {

@@ -1,7 +1,7 @@
 import type { Unit } from './ledger';
 import type { Receipt, Settlement } from './receipt';
-import { postJson } from '../transport';
-import type { HttpOutcome } from '../transport';
+import { postJson } from '../transport/transport';
+import type { HttpOutcome } from '../transport/transport';
 
 /** One paid call: where, what, how long to wait, and what one call buys (plural, for the agent's budget sentence). */
 export interface PaidRequest {

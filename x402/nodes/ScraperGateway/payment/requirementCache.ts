@@ -7,7 +7,7 @@ import type { PaymentIdAdvert } from './paymentId';
 import { decodePaymentRequired } from './requirements';
 import type { RequirementChoice } from './requirements';
 import type { PaidRequest } from './request';
-import type { HttpAnswer } from '../transport';
+import type { HttpAnswer } from '../transport/transport';
 
 /** A requirement learned from a 402 of this execution, with the resource it was offered for. */
 export interface KnownRequirement {

@@ -4,18 +4,17 @@ import type { PrivateKeyAccount } from 'viem/accounts';
 
 import { readHttpUrl, shownUrl } from '../../../../nodes/shared/input/urlRules';
 import { formatAtomic, toAtomic } from './money';
-
-/** Networks the credential offers by name, with Circle's USDC on each. */
-const KNOWN_NETWORKS: Record<string, { name: string; usdc: string }> = {
-	'eip155:8453': { name: 'Base', usdc: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913' },
-	'eip155:84532': { name: 'Base Sepolia', usdc: '0x036CbD53842c5426634e7929541eC2318f3dCF7e' },
-};
-
-const CUSTOM_NETWORK = 'custom';
-const DEFAULT_MAX_PRICE_USDC = 0.01;
-
-/** The credential's display name, as the user knows it in messages. */
-export const CREDENTIAL_NAME = 'x402 Wallet';
+import {
+	CUSTOM,
+	CUSTOM_NETWORK,
+	GATEWAY_BASE_URL,
+	KNOWN_NETWORKS,
+	MAX_PRICE_PER_REQUEST,
+	NETWORK,
+	PINNED_PAYEE_ADDRESS,
+	PRIVATE_KEY,
+	USDC_TOKEN_ADDRESS,
+} from './walletFields';
 
 const PRIVATE_KEY_PATTERN = /^0x[0-9a-fA-F]{64}$/;
 const NETWORK_PATTERN = /^eip155:[1-9]\d{0,17}$/;
@@ -66,10 +65,10 @@ export function isHexAddress(value: string): boolean {
 /** The signing account of the key; the library's message could quote its input, so errors are in our own words. */
 function readAccount(value: unknown): Field<PrivateKeyAccount> {
 	const key = text(value);
-	if (key === '') return fail('Private Key', 'it is empty', 'Paste the private key of the paying wallet: 0x followed by 64 hexadecimal characters.');
+	if (key === '') return fail(PRIVATE_KEY.displayName, 'it is empty', 'Paste the private key of the paying wallet: 0x followed by 64 hexadecimal characters.');
 	if (!PRIVATE_KEY_PATTERN.test(key)) {
 		return fail(
-			'Private Key',
+			PRIVATE_KEY.displayName,
 			`it must be 0x followed by 64 hexadecimal characters (got ${key.length} characters${key.startsWith('0x') ? '' : ', without the 0x prefix'})`,
 			'Export the private key from your wallet again and paste it whole, including the 0x prefix. Never use a seed phrase here.',
 		);
@@ -77,31 +76,31 @@ function readAccount(value: unknown): Field<PrivateKeyAccount> {
 	try {
 		return { ok: true, value: privateKeyToAccount(key as `0x${string}`) };
 	} catch {
-		return fail('Private Key', 'it is not a valid secp256k1 private key (zero or above the curve order)', 'Use the private key of a real EVM wallet.');
+		return fail(PRIVATE_KEY.displayName, 'it is not a valid secp256k1 private key (zero or above the curve order)', 'Use the private key of a real EVM wallet.');
 	}
 }
 
 function readBaseUrl(value: unknown): Field<string> {
 	const baseUrl = text(value).replace(/\/+$/, '');
 	const read = readHttpUrl(baseUrl);
-	if (!read.ok && read.broken === 'spelling') return fail('Gateway Base URL', `"${shownUrl(baseUrl)}" ${read.problem.message}`, read.problem.fix);
+	if (!read.ok && read.broken === 'spelling') return fail(GATEWAY_BASE_URL.displayName, `"${shownUrl(baseUrl)}" ${read.problem.message}`, read.problem.fix);
 	if (!read.ok) {
-		return fail('Gateway Base URL', `"${baseUrl.slice(0, 100)}" is not an http(s) address`, 'Enter the gateway address, e.g. https://gateway.example.com (without /api/service).');
+		return fail(GATEWAY_BASE_URL.displayName, `"${baseUrl.slice(0, 100)}" is not an http(s) address`, 'Enter the gateway address, e.g. https://gateway.example.com (without /api/service).');
 	}
 	const parsed = read.url;
 	if (parsed.username !== '' || parsed.password !== '') {
-		return fail('Gateway Base URL', 'it must not contain a user name or password', 'Remove the user:password@ part: the gateway needs no login, payment replaces it.');
+		return fail(GATEWAY_BASE_URL.displayName, 'it must not contain a user name or password', 'Remove the user:password@ part: the gateway needs no login, payment replaces it.');
 	}
 	return { ok: true, value: baseUrl };
 }
 
 /** The CAIP-2 network chosen, or typed when Custom. */
 function readNetwork(data: Record<string, unknown>): Field<string> {
-	const choice = text(data.network) || 'eip155:8453';
-	const network = choice === CUSTOM_NETWORK ? text(data.customNetwork) : choice;
+	const choice = text(data[NETWORK.name]) || NETWORK.default;
+	const network = choice === CUSTOM ? text(data[CUSTOM_NETWORK.name]) : choice;
 	if (!NETWORK_PATTERN.test(network)) {
 		return fail(
-			choice === CUSTOM_NETWORK ? 'Custom Network' : 'Network',
+			choice === CUSTOM ? CUSTOM_NETWORK.displayName : NETWORK.displayName,
 			`"${network.slice(0, 60)}" is not an EVM network id of the form eip155:<chain id>`,
 			'Enter the CAIP-2 id of the chain, e.g. eip155:31337 for a local test chain.',
 		);
@@ -114,19 +113,19 @@ function readToken(value: unknown, network: string): Field<string> {
 	const typed = text(value);
 	const tokenAddress = typed === '' ? KNOWN_NETWORKS[network]?.usdc : typed;
 	if (tokenAddress === undefined) {
-		return fail('USDC Token Address', 'it is required for a custom network', 'Enter the address of the USDC (EIP-3009) token contract on that chain.');
+		return fail(USDC_TOKEN_ADDRESS.displayName, 'it is required for a custom network', 'Enter the address of the USDC (EIP-3009) token contract on that chain.');
 	}
 	if (!isHexAddress(tokenAddress)) {
-		return fail('USDC Token Address', `"${tokenAddress.slice(0, 60)}" is not an address (0x followed by 40 hexadecimal characters)`, 'Copy the token contract address exactly.');
+		return fail(USDC_TOKEN_ADDRESS.displayName, `"${tokenAddress.slice(0, 60)}" is not an address (0x followed by 40 hexadecimal characters)`, 'Copy the token contract address exactly.');
 	}
 	return { ok: true, value: tokenAddress };
 }
 
 function readMaxAmount(value: unknown): Field<bigint> {
-	const rawMax = value === undefined || value === '' ? DEFAULT_MAX_PRICE_USDC : value;
+	const rawMax = value === undefined || value === '' ? MAX_PRICE_PER_REQUEST.default : value;
 	const maxAmount = toAtomic(rawMax);
 	if (maxAmount === undefined || maxAmount <= 0n) {
-		return fail('Max Price per Request (USDC)', `${String(rawMax)} is not a positive amount`, 'Enter the most you accept to pay per request, e.g. 0.01.');
+		return fail(MAX_PRICE_PER_REQUEST.displayName, `${String(rawMax)} is not a positive amount`, 'Enter the most you accept to pay per request, e.g. 0.01.');
 	}
 	return { ok: true, value: maxAmount };
 }
@@ -135,7 +134,7 @@ function readMaxAmount(value: unknown): Field<bigint> {
 function readPayTo(value: unknown): Field<string | undefined> {
 	const payTo = text(value);
 	if (payTo !== '' && !isHexAddress(payTo)) {
-		return fail('Pinned Payee Address', `"${payTo.slice(0, 60)}" is not an address (0x followed by 40 hexadecimal characters)`, 'Copy the payee address exactly, or leave the field empty to accept the gateway\'s payee.');
+		return fail(PINNED_PAYEE_ADDRESS.displayName, `"${payTo.slice(0, 60)}" is not an address (0x followed by 40 hexadecimal characters)`, 'Copy the payee address exactly, or leave the field empty to accept the gateway\'s payee.');
 	}
 	return { ok: true, value: payTo === '' ? undefined : payTo };
 }
@@ -146,17 +145,17 @@ function readPayTo(value: unknown): Field<string | undefined> {
  * never repeat the key.
  */
 export function readWallet(data: Record<string, unknown>): WalletResult {
-	const account = readAccount(data.privateKey);
+	const account = readAccount(data[PRIVATE_KEY.name]);
 	if (!account.ok) return account;
-	const baseUrl = readBaseUrl(data.baseUrl);
+	const baseUrl = readBaseUrl(data[GATEWAY_BASE_URL.name]);
 	if (!baseUrl.ok) return baseUrl;
 	const network = readNetwork(data);
 	if (!network.ok) return network;
-	const tokenAddress = readToken(data.usdcAddress, network.value);
+	const tokenAddress = readToken(data[USDC_TOKEN_ADDRESS.name], network.value);
 	if (!tokenAddress.ok) return tokenAddress;
-	const maxAmount = readMaxAmount(data.maxPricePerRequest);
+	const maxAmount = readMaxAmount(data[MAX_PRICE_PER_REQUEST.name]);
 	if (!maxAmount.ok) return maxAmount;
-	const payTo = readPayTo(data.payTo);
+	const payTo = readPayTo(data[PINNED_PAYEE_ADDRESS.name]);
 	if (!payTo.ok) return payTo;
 	const wallet: Wallet = {
 		account: account.value,

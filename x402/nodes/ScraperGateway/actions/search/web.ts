@@ -2,14 +2,69 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { additionalFields } from '../../../../../nodes/shared/descriptions/collections';
 import type { Operation } from '../../../../../nodes/shared/execution/operation';
-import { asRecords, findList, splitIntoItems } from '../../../../../nodes/shared/output/records';
-import { InputValidator } from '../../../../../nodes/shared/input/validation';
-import { chargedError, deadlineMs, parallelRequests, paymentOptions } from '../common';
-import type { GatewayCall } from '../common';
+import { field, rules } from '../../../../../nodes/shared/input/fields';
+import { collection, readFields, Request } from '../../../../../nodes/shared/input/fieldSets';
+import { asRecords, findList, SPLIT_INTO_ITEMS, splitIntoItems } from '../../../../../nodes/shared/output/records';
+import { deadlineMs, parallelRequests, paymentOptions, readOption } from '../../descriptions/paymentOptions';
+import type { GatewayCall } from '../../payment/call';
+import { chargedError } from '../../payment/errors';
 
 const SEARCH_PATH = '/api/service/webSearch';
 /** Where a webSearch answer keeps its result list, when `data` is not the list itself. */
 const RESULT_LISTS = ['results', 'items', 'organic'];
+
+const QUERY = field({
+	displayName: 'Query',
+	name: 'query',
+	type: 'string',
+	required: true,
+	default: '',
+	placeholder: 'e.g. best hiking boots 2025',
+	description: 'What to search for',
+});
+
+const COUNTRY = field(
+	{
+		displayName: 'Country',
+		name: 'country',
+		type: 'string',
+		default: 'us',
+		placeholder: 'e.g. us',
+		description: 'Two-letter country code the results are localized for. Not added: the gateway default.',
+	},
+	rules.countryCode,
+);
+
+const LANGUAGE = field(
+	{
+		displayName: 'Language',
+		name: 'language',
+		type: 'string',
+		default: 'en',
+		placeholder: 'e.g. en',
+		description: 'Language code of the results, e.g. en or pt-BR. Not added: the gateway default.',
+	},
+	rules.languageCode,
+);
+
+const PAGE = field({
+	displayName: 'Page',
+	name: 'page',
+	type: 'number',
+	typeOptions: { minValue: 1, numberPrecision: 0 },
+	default: 1,
+	description: 'Result page, from 1. Each page is a paid request.',
+});
+
+const SPLIT = SPLIT_INTO_ITEMS.with({
+	default: true,
+	description: 'Whether to output one item per search result (for spreadsheets and CRMs) instead of one item holding the list',
+});
+
+const ADDITIONAL_FIELDS = collection(additionalFields, [COUNTRY, LANGUAGE, PAGE]);
+/** The gateway's search request, in the order it sends the fields, each under its own name. */
+const SEARCH_REQUEST = new Request([QUERY, COUNTRY, LANGUAGE, PAGE]);
+const OPTIONS = paymentOptions([SPLIT]);
 
 export const searchWeb: Operation<GatewayCall> = {
 	value: 'web',
@@ -17,64 +72,11 @@ export const searchWeb: Operation<GatewayCall> = {
 	// An AI Agent's tool is described by this action ("<action> in Scraper Gateway").
 	action: 'Search web for titles, links and snippets (0.01 USDC per search, paid from wallet)',
 	description: 'Get localized search-engine results for a query; pays 0.01 USDC per search over x402',
-	properties: [
-		{
-			displayName: 'Query',
-			name: 'query',
-			type: 'string',
-			required: true,
-			default: '',
-			placeholder: 'e.g. best hiking boots 2025',
-			description: 'What to search for',
-		},
-		additionalFields([
-			{
-				displayName: 'Country',
-				name: 'country',
-				type: 'string',
-				default: 'us',
-				placeholder: 'e.g. us',
-				description: 'Two-letter country code the results are localized for. Not added: the gateway default.',
-			},
-			{
-				displayName: 'Language',
-				name: 'language',
-				type: 'string',
-				default: 'en',
-				placeholder: 'e.g. en',
-				description: 'Language code of the results, e.g. en or pt-BR. Not added: the gateway default.',
-			},
-			{
-				displayName: 'Page',
-				name: 'page',
-				type: 'number',
-				typeOptions: { minValue: 1 },
-				default: 1,
-				description: 'Result page, from 1. Each page is a paid request.',
-			},
-		]),
-		paymentOptions([
-			{
-				displayName: 'Split Into Items',
-				name: 'split',
-				type: 'boolean',
-				default: true,
-				description: 'Whether to output one item per search result (for spreadsheets and CRMs) instead of one item holding the list',
-			},
-		]),
-	],
+	properties: [QUERY.property, ADDITIONAL_FIELDS.property, OPTIONS.property],
 	concurrency: parallelRequests,
 	async execute(itemIndex, call) {
-		const v = new InputValidator(this.getNode(), itemIndex);
-		const body: IDataObject = { query: v.requiredString(this.getNodeParameter('query', itemIndex), 'Query') };
-		const fields = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
-		const country = v.countryCode(fields.country, 'Country');
-		if (country !== undefined) body.country = country;
-		const language = v.languageCode(fields.language, 'Language');
-		if (language !== undefined) body.language = language;
-		const page = v.optionalInteger(fields.page, 'Page', { min: 1 });
-		if (page !== undefined) body.page = page;
-		const split = v.boolean((this.getNodeParameter('options', itemIndex, {}) as IDataObject).split ?? false, 'Split Into Items');
+		const body = SEARCH_REQUEST.body(readFields(this, itemIndex, [QUERY, ADDITIONAL_FIELDS]));
+		const split = readOption(this, itemIndex, SPLIT) ?? false;
 
 		const payments = await call.payments(itemIndex);
 		const result = await payments.post({ itemIndex, path: SEARCH_PATH, body, deadlineMs: deadlineMs(this, itemIndex, undefined), unit: ['search', 'searches'] });
@@ -86,7 +88,7 @@ export const searchWeb: Operation<GatewayCall> = {
 		const upstreamError = typeof echo.error === 'string' ? echo.error : null;
 		const results = findList(data, RESULT_LISTS);
 		if (answer.ok === false || upstreamError || !results) {
-			throw chargedError(this, itemIndex, result, `the search for "${body.query as string}" upstream`, upstreamError ?? (results ? 'no reason given' : 'the answer had no result list'));
+			throw chargedError(this.getNode(), itemIndex, result, `the search for "${body.query as string}" upstream`, upstreamError ?? (results ? 'no reason given' : 'the answer had no result list'));
 		}
 		const records = asRecords(results);
 		const context: IDataObject = {

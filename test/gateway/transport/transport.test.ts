@@ -1,6 +1,6 @@
-import { postJson } from '../../x402/nodes/ScraperGateway/transport';
-import { SimClock } from '../simulator/core/clock';
-import { SimServer } from '../simulator/core/server';
+import { postJson } from '../../../x402/nodes/ScraperGateway/transport/transport';
+import { SimClock } from '../../simulator/core/clock';
+import { SimServer } from '../../simulator/core/server';
 
 describe('transport: the shared network causes, with the gateway deadline', () => {
 	test('a slow gateway is the deadline; a reset may have reached it; a refused connection was never sent', async () => {

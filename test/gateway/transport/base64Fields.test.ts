@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 
-import { Base64FieldReader, readWithBase64Fields } from '../../x402/nodes/ScraperGateway/base64Fields';
+import { Base64FieldReader, readWithBase64Fields } from '../../../x402/nodes/ScraperGateway/transport/base64Fields';
 
 const SCREENSHOT = ['data', 'screenshot'] as const;
 

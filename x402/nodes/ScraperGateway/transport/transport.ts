@@ -1,6 +1,6 @@
 import { Agent, request } from 'undici';
 
-import { networkCause } from '../../../nodes/shared/transport/network';
+import { networkCause } from '../../../../nodes/shared/transport/network';
 import { readWithBase64Fields } from './base64Fields';
 
 /** What came back over HTTP. Header names are lower case. */

@@ -1,0 +1,48 @@
+import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
+
+import type { ExecutionCall } from '../../shared/execution/call';
+import type { StartedWork } from '../../shared/execution/unknownOutcome';
+import { platformRequest } from '../transport/api';
+import { ID_KINDS } from '../transport/vocabulary';
+import { resultOutput } from './common';
+import type { OutputChoice } from './common';
+import { lookForResults } from './result/getMany';
+
+/** One scraper run: where it is sent, what, which scraper it reruns (none for a new one), and its output's shape. */
+export interface ScraperRun {
+	path: string;
+	body: IDataObject;
+	output: OutputChoice;
+	scraperId?: string;
+	/** The rerun endpoints refuse a request without `accept: application/json`. */
+	acceptJson?: boolean;
+}
+
+/** Where a run whose answer was lost shows up: its result record, newest first in the results list. */
+function runStarted(run: ScraperRun): StartedWork {
+	return run.scraperId === undefined
+		? { what: 'the AI scraper and its first run', check: `Look for it with ${lookForResults()}` }
+		: { what: `the run of scraper "${run.scraperId}"`, check: `Look for its result with ${lookForResults(run.scraperId)}` };
+}
+
+/**
+ * Sends a scraper run (create or rerun) and outputs its result record as the user chose. A run may have started when
+ * a request fails, so it is never repeated, and a browser run gets five minutes to answer.
+ */
+export async function runScraper(call: ExecutionCall, run: ScraperRun, itemIndex: number): Promise<INodeExecutionData[]> {
+	const response = await platformRequest(
+		call,
+		{
+			method: 'POST',
+			path: run.path,
+			body: run.body,
+			headers: run.acceptJson ? { accept: 'application/json' } : undefined,
+			idempotent: false,
+			subject: { kind: ID_KINDS.scraper, id: run.scraperId },
+			started: runStarted(run),
+			timeoutMs: 300_000,
+		},
+		itemIndex,
+	);
+	return resultOutput(response.data, run.output, itemIndex);
+}
