@@ -36,7 +36,7 @@ const resultKey = (record: RunListRecord): unknown => record.id ?? JSON.stringif
  * A page that only repeats results already read (besides runs created during the walk) hid a page: the walk is cut
  * there, and only runs above the oldest run read before it count as whole, whatever the walk read after. An empty
  * page after a full one is the listing's end when it holds a multiple of 100 results, or a page lost: the walk is cut
- * there too (a doubtful end) until `acceptEnd` says a poll before saw the same end.
+ * there too (a doubtful end, `doubtfulEnd`) unless `acceptEnd` takes it as the end (`advance.ts` says when).
  */
 export class ListingView {
 	private readonly runs = new Map<number, Map<unknown, RunListRecord>>();
@@ -48,6 +48,8 @@ export class ListingView {
 	private cut: number | undefined;
 	/** The cut came from an empty page after a full one (see `doubtfulEnd`). */
 	private cutByEmptyPage = false;
+	/** That end was taken as the listing's true end (`acceptEnd`): the cut no longer holds. */
+	private endAccepted = false;
 	/** Every result read in this walk, to tell a page that only repeats earlier ones. */
 	private readonly seen = new Set<unknown>();
 	pages = 0;
@@ -83,23 +85,28 @@ export class ListingView {
 		return this.top;
 	}
 
+	/** Results read, each once (of every scraper): with `newest` and `doubtfulEnd`, what tells one walk's end from another's. */
+	get resultsRead(): number {
+		return this.seen.size;
+	}
+
 	/**
-	 * The oldest run read before an empty page that followed a full one, when such a page cut the walk: the listing
+	 * The oldest run read before an empty page that followed a full one, when such a page ended the walk: the listing
 	 * ends there, or a page was lost. Undefined when the walk ended without doubt.
 	 */
 	get doubtfulEnd(): number | undefined {
 		return this.cutByEmptyPage && this.ended ? this.cut : undefined;
 	}
 
-	/** Takes the doubtful end as the listing's true end: a poll before ended at the same run, on an empty page too. */
+	/** Takes the doubtful end as the listing's true end, once every page is added. */
 	acceptEnd(): void {
-		if (this.doubtfulEnd !== undefined) this.cut = undefined;
+		if (this.doubtfulEnd !== undefined) this.endAccepted = true;
 	}
 
 	/** Whether every result the run had when the walk began has been read (see the class comment). */
 	holdsWhole(id: number): boolean {
 		if (this.pages === 0 || id > this.top) return false;
-		if (this.cut !== undefined) return id > this.cut;
+		if (this.cut !== undefined && !this.endAccepted) return id > this.cut;
 		return this.ended || id > this.lastOldest;
 	}
 

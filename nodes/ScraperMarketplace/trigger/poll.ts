@@ -3,7 +3,7 @@ import type { INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 import { pollWithState } from '../../shared/execution/trigger';
 import type { PollingTrigger } from '../../shared/execution/trigger';
 import type { TrackedRun } from '../runs/track';
-import { collectFinishedRuns, initialState } from './collect';
+import { pollRuns } from './collect';
 import { serviceIO } from './io';
 import { readParameters } from './properties';
 import type { RunTriggerParameters } from './properties';
@@ -17,10 +17,10 @@ const runTrigger: PollingTrigger<RunTriggerParameters, RunTriggerState, TrackedR
 	readState,
 	commitState,
 	// The first activation notes where the results list stands and which runs are still going: nothing is emitted.
-	start: async (call, params) => ({ state: await initialState(serviceIO(call), params), collect: false }),
+	start: async (call, params) => ({ state: (await pollRuns(serviceIO(call), undefined, params)).state, collect: false }),
 	async collect(call, state, params) {
-		const { runs, state: next } = await collectFinishedRuns(serviceIO(call), state, params);
-		return { found: runs, state: next };
+		const { emit, state: next } = await pollRuns(serviceIO(call), state, params);
+		return { found: emit, state: next };
 	},
 	passes,
 	items: runItems,

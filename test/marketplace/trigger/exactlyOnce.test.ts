@@ -1,190 +1,33 @@
 import fc from 'fast-check';
 
-import type { TrackedRun } from '../../../nodes/ScraperMarketplace/runs/track';
-import { isTerminalStatus } from '../../../nodes/ScraperMarketplace/transport/vocabulary';
 import { PAGE_SIZE } from '../../../nodes/ScraperMarketplace/trigger/io';
-import type { RunTriggerParameters } from '../../../nodes/ScraperMarketplace/trigger/properties';
-import { EMITTED_KEPT, MAX_PENDING } from '../../../nodes/ScraperMarketplace/trigger/state';
-import { DIRECT_READS_PER_POLL, MAX_UNFINISHED_AGE_MS } from '../../../nodes/ScraperMarketplace/trigger/tracking';
-import { HOUR, MINUTE, ModelTrigger, ResultsModel } from './resultsModel';
-import type { ModelRun, RunSpec } from './resultsModel';
+import { play, scenarios } from './exactlyOnceProperty';
 
 /**
- * Generated scenarios over the in-memory results list (`resultsModel.ts`): a history of up to 100,000 results, runs
- * going at activation, then polls with runs created and finishing between them, runs created while a poll pages
- * (the listing shifts under it), stuck runs and runs that outlive the age limit, deleted runs, pages answered wrong
- * (empty, or repeating the page before), polls that fail midway, n8n restarts (back to the last saved state) and an
- * upgrade from state version 1. Whatever happens: no run emitted twice, none missed, each with exactly its results,
- * bounded requests per poll, bounded state.
+ * The exactly-once property (`exactlyOnceProperty.ts`) through the poll (`collect.ts`: its reads and the step, on
+ * the model's I/O), at the service's size: pages of 100, a history of up to 100,000 results, runs of up to 150
+ * results, 250 runs going at activation. The same property runs at thousands of smaller scenarios against the pure
+ * step alone (`advance.test.ts`).
  */
 
-const duration = fc.oneof(
-	{ weight: 6, arbitrary: fc.integer({ min: 0, max: 20 }).map((m) => m * MINUTE) },
-	{ weight: 2, arbitrary: fc.integer({ min: 1, max: 20 }).map((h) => h * HOUR) },
-	{ weight: 1, arbitrary: fc.integer({ min: 25, max: 40 }).map((h) => h * HOUR) },
-	{ weight: 1, arbitrary: fc.constant(Infinity) },
-);
-const run: fc.Arbitrary<RunSpec> = fc.record({
-	scraperId: fc.integer({ min: 1, max: 3 }),
-	size: fc.oneof({ weight: 9, arbitrary: fc.integer({ min: 1, max: 6 }) }, { weight: 1, arbitrary: fc.integer({ min: 90, max: 150 }) }),
-	durationMs: duration,
-	fails: fc.boolean(),
-	lastFirst: fc.boolean(),
-});
-const step = fc.record({
-	advanceMs: fc.oneof({ weight: 9, arbitrary: fc.integer({ min: 1, max: 120 }).map((m) => m * MINUTE) }, { weight: 1, arbitrary: fc.integer({ min: 6, max: 30 }).map((h) => h * HOUR) }),
-	burst: fc.array(run, { maxLength: 25 }),
-	/** Runs created just before the poll's n-th request: the listing shifts between its page reads. */
-	inserts: fc.array(fc.record({ atRequest: fc.integer({ min: 1, max: 5 }), run }), { maxLength: 4 }),
-	/** Deletes a remembered run (the direct read then answers 404). */
-	deletePending: fc.option(fc.nat(), { freq: 6 }),
-	/** A page of the poll after the first is answered wrong (empty, or the page before again); never two polls running. */
-	lie: fc.option(fc.record({ atPage: fc.integer({ min: 2, max: 4 }), kind: fc.constantFrom<'empty' | 'repeat'>('empty', 'repeat') }), { freq: 5 }),
-	/** The poll's n-th request fails: nothing is committed, the same poll runs again. */
-	failAt: fc.option(fc.integer({ min: 1, max: 8 }), { freq: 4 }),
-	restart: fc.integer({ min: 0, max: 7 }).map((n) => n === 0),
-	upgradeFromVersion1: fc.integer({ min: 0, max: 19 }).map((n) => n === 0),
-});
-const scenario = fc.record({
+const serviceSized = scenarios({
+	perPage: fc.constant(PAGE_SIZE),
 	history: fc.oneof({ weight: 4, arbitrary: fc.constantFrom(0, 250, 5_000) }, { weight: 1, arbitrary: fc.constantFrom(20_000, 100_000) }),
-	going: fc.array(run, { maxLength: 250 }),
-	scrapers: fc.constantFrom<number[]>([], [1, 2]),
-	activationFailsAt: fc.option(fc.integer({ min: 1, max: 3 }), { freq: 3 }),
-	steps: fc.array(step, { minLength: 3, maxLength: 25 }),
+	going: 250,
+	runSize: fc.oneof({ weight: 9, arbitrary: fc.integer({ min: 1, max: 6 }) }, { weight: 1, arbitrary: fc.integer({ min: 90, max: 150 }) }),
+	burst: 25,
+	atRequest: 5,
+	liePage: 4,
+	failAt: 8,
+	steps: 25,
+	extras: false,
 });
-type Scenario = typeof scenario extends fc.Arbitrary<infer T> ? T : never;
-
-/** `count` results of history over the 72 hours before now: mostly finished, some stuck or still long-running. */
-function seedHistory(model: ResultsModel, count: number): void {
-	const start = model.now - 72 * HOUR;
-	let created = 0;
-	for (let i = 0; created < count; i++) {
-		const size = Math.min(1 + (i % 5), count - created);
-		const at = start + Math.floor((created / count) * 71 * HOUR);
-		const durationMs = i % 997 === 5 ? Infinity : i % 1301 === 7 ? 30 * HOUR : 5 * MINUTE;
-		model.create({ scraperId: 1 + (i % 3), size, durationMs, fails: i % 13 === 0 }, at);
-		created += size;
-	}
-}
-
-const wantedBy = (params: RunTriggerParameters) => (run: ModelRun) => params.scrapers.size === 0 || params.scrapers.has(run.scraperId);
-
-/**
- * What activation must remember: every run of the chosen scrapers unfinished and younger than the age limit. And
- * what it may read: the pages up to the first one holding no run started within the age limit.
- */
-function goingAtActivation(model: ResultsModel, params: RunTriggerParameters): { runs: Set<number>; pages: number } {
-	const wanted = wantedBy(params);
-	const young = (run: ModelRun) => model.now - run.createdAt <= MAX_UNFINISHED_AGE_MS;
-	const runs = new Set([...model.runs.values()].filter((run) => wanted(run) && young(run) && !model.isFinished(run)).map((run) => run.id));
-	for (let page = 1; ; page++) {
-		const onPage = model.page(page).map((record) => model.runs.get(record.scraping_run_id)!);
-		if (onPage.length < PAGE_SIZE || !onPage.some(young)) return { runs, pages: page };
-	}
-}
-
-class Ledger {
-	readonly emitted = new Map<number, number>();
-
-	constructor(
-		private readonly model: ResultsModel,
-		private readonly eligible: (run: ModelRun) => boolean,
-	) {}
-
-	/** Each emitted run: once, of an eligible run, finished, with exactly the run's results. */
-	record(runs: TrackedRun[]): void {
-		for (const emitted of runs) {
-			expect(this.emitted.has(emitted.id)).toBe(false);
-			this.emitted.set(emitted.id, this.model.now);
-			const run = this.model.runs.get(emitted.id)!;
-			expect(run.deleted).toBe(false);
-			expect(this.eligible(run)).toBe(true);
-			expect(emitted.results.map((result) => result.id)).toEqual(run.resultIds);
-			expect(emitted.results.every((result) => isTerminalStatus(result.status))).toBe(true);
-		}
-	}
-}
-
-async function pollOnce(trigger: ModelTrigger, failAt: number | null): Promise<TrackedRun[]> {
-	const { model } = trigger;
-	const before = JSON.stringify(trigger.state());
-	model.failAt = failAt ?? undefined;
-	try {
-		return (await trigger.poll()).runs;
-	} catch (error) {
-		expect((error as Error).message).toMatch(/simulated outage/);
-		expect(JSON.stringify(trigger.state())).toBe(before); // nothing committed
-		model.failAt = undefined;
-		return (await trigger.poll()).runs;
-	} finally {
-		model.failAt = undefined;
-	}
-}
-
-function checkBounds(trigger: ModelTrigger): void {
-	const state = trigger.state()!;
-	expect(state.pending.length).toBeLessThanOrEqual(MAX_PENDING);
-	expect(state.emitted.length).toBeLessThanOrEqual(EMITTED_KEPT);
-	expect(trigger.stateBytes()).toBeLessThan(MAX_PENDING * 60 + EMITTED_KEPT * 8 + 200);
-}
-
-async function play(s: Scenario): Promise<void> {
-	const model = new ResultsModel();
-	const params: RunTriggerParameters = { scrapers: new Set(s.scrapers), output: 'run', includeFailed: true };
-	seedHistory(model, s.history);
-	s.going.forEach((spec, i) => model.create(spec, model.now - HOUR + Math.floor((i * HOUR) / (s.going.length + 1))));
-	const trigger = new ModelTrigger(model, params);
-
-	// Activation remembers every run going then, reading back through the last 24 hours only.
-	const expected = goingAtActivation(model, params);
-	expect((await pollOnce(trigger, s.activationFailsAt)).length).toBe(0);
-	expect(model.pollRequests).toBeLessThanOrEqual(expected.pages);
-	const top = trigger.state()!.newestRunId;
-	expect(new Set(trigger.state()!.pending.map((p) => p.id))).toEqual(expected.runs);
-	const eligible = (run: ModelRun) => wantedBy(params)(run) && (run.id > top || expected.runs.has(run.id));
-	const ledger = new Ledger(model, eligible);
-
-	let lied = false;
-	for (const st of s.steps) {
-		// The burst is spread over the time since the last poll (after a long pause, some runs are a day old at once).
-		st.burst.forEach((spec, i) => model.create(spec, model.now + Math.floor(((i + 1) * st.advanceMs) / (st.burst.length + 1))));
-		model.now += st.advanceMs;
-		const pending = trigger.state()!.pending;
-		if (st.deletePending !== null && pending.length > 0) model.delete(pending[st.deletePending % pending.length].id);
-		if (st.restart) trigger.restart();
-		if (st.upgradeFromVersion1) trigger.downgradeToVersion1();
-		const newest = trigger.state()!.newestRunId;
-		model.beforeRequest = (n) => st.inserts.filter((insert) => insert.atRequest === n).forEach((insert) => model.create(insert.run));
-		// A service that misbehaves for a while: a page answered wrong two polls running would be the listing's word.
-		model.lie = lied ? undefined : (st.lie ?? undefined);
-		lied = model.lie !== undefined;
-		ledger.record(await pollOnce(trigger, st.failAt));
-		model.beforeRequest = undefined;
-		// What is new costs a page per 100 results (plus the page that passes them, and one a repeated page pushes
-		// down); remembered runs a constant.
-		const repeated = model.lie?.kind === 'repeat' ? 1 : 0;
-		model.lie = undefined;
-		expect(model.pollRequests).toBeLessThanOrEqual(Math.floor(model.countAbove(newest) / PAGE_SIZE) + 1 + repeated + DIRECT_READS_PER_POLL);
-		checkBounds(trigger);
-	}
-
-	// Every run finishes or is stuck for good; polls with nothing new read the remembered runs until none is left, and
-	// there are always two: a run created while the last step's poll paged is seen only by the next poll, and an
-	// empty page after a full one is taken as the listing's end only by a second poll that meets it.
-	model.now += 50 * HOUR;
-	for (let i = 0; i < 2 || (i < MAX_PENDING / DIRECT_READS_PER_POLL + 2 && trigger.state()!.pending.length > 0); i++) ledger.record((await trigger.poll()).runs);
-	expect(trigger.state()!.pending).toEqual([]);
-
-	// A remembered run whose direct read failed past the age limit is given up: the trigger cannot know it finished.
-	const givenUp = (run: ModelRun) => (model.readFailedAt.get(run.id) ?? []).some((at) => at - run.createdAt > MAX_UNFINISHED_AGE_MS);
-	const missed = [...model.runs.values()].filter(
-		(run) => eligible(run) && !run.deleted && ResultsModel.finishedAt(run) - run.createdAt <= MAX_UNFINISHED_AGE_MS && !givenUp(run) && !ledger.emitted.has(run.id),
-	);
-	expect(missed.map((run) => run.id)).toEqual([]);
-}
 
 describe('Run Trigger, generated: exactly once whatever the listing does', () => {
 	it('no duplicates, no misses, exact results, bounded requests and state', async () => {
-		await fc.assert(fc.asyncProperty(scenario, play), { numRuns: 100 });
+		await fc.assert(
+			fc.asyncProperty(serviceSized, async (s) => await play(s)),
+			{ numRuns: 100 },
+		);
 	}, 300_000);
 });

@@ -38,6 +38,22 @@ describe('Run Trigger: the view of a walk', () => {
 		expect([12, 11, 9, 8].map((id) => repeated.holdsWhole(id))).toEqual([true, false, false, false]);
 	});
 
+	it('an empty page after a full one that ends the walk is a doubtful end: the runs before it are whole only once it is accepted', () => {
+		const view = new ListingView();
+		view.add(page([record(12), record(11), record(11)], 2));
+		view.add(page([]));
+		expect([view.doubtfulEnd, view.resultsRead, view.holdsWhole(11)]).toEqual([11, 3, false]);
+		view.acceptEnd();
+		expect([view.holdsWhole(12), view.holdsWhole(11)]).toEqual([true, true]);
+		// Cut by a repeated page, the walk has no doubtful end: nothing to accept.
+		const repeated = new ListingView();
+		const first = [record(12), record(11)];
+		repeated.add(page(first, 2));
+		repeated.add(page(first));
+		repeated.acceptEnd();
+		expect([repeated.doubtfulEnd, repeated.holdsWhole(11)]).toEqual([undefined, false]);
+	});
+
 	it("leaves runs created during the walk (above the first page's newest) for the next poll", () => {
 		const view = new ListingView();
 		view.add(page([record(20), record(19)], 2));

@@ -134,7 +134,7 @@ describe('Run Trigger: a service that misbehaves for a while', () => {
 		expect(trigger.state()).toMatchObject({ newestRunId: news[news.length - 1], pending: [] });
 	});
 
-	it('a listing of exactly 100 new results ends on an empty page: the second poll that meets that end takes it, each run once', async () => {
+	it('a listing of exactly 100 new results ends on an empty page: the next poll that meets that end takes it, each run once', async () => {
 		const model = new FlakyModel();
 		const trigger = new ModelTrigger(model, params);
 		await trigger.poll();
@@ -143,9 +143,14 @@ describe('Run Trigger: a service that misbehaves for a while', () => {
 		model.now += 5 * MINUTE;
 		expect((await trigger.poll()).runs).toEqual([]);
 		expect(model.pollRequests).toBe(2);
-		expect(trigger.state()).toMatchObject({ newestRunId: 0, doubtfulEnd: news[0] });
+		expect(trigger.state()).toMatchObject({ newestRunId: 0, endMet: { newest: news[24], oldest: news[0], results: 100 } });
+		// Kept by a poll that emitted nothing, so n8n did not save it: a restart forgets it, and two polls meet it again.
+		trigger.restart();
+		expect(trigger.state()).toEqual({ version: 2, newestRunId: 0, pending: [], emitted: [] });
+		expect((await trigger.poll()).runs).toEqual([]);
 
 		expect((await trigger.poll()).runs.map((r) => r.id)).toEqual(news);
+		expect(trigger.state()!.endMet).toBeUndefined();
 		expect(trigger.state()!.newestRunId).toBe(news[news.length - 1]);
 		// The marker passed them: without the emitted ring (a state saved by version 1 has none), none comes again.
 		trigger.downgradeToVersion1();
@@ -165,7 +170,87 @@ describe('Run Trigger: a service that misbehaves for a while', () => {
 		model.now += MINUTE;
 		expect((await trigger.poll()).runs.map((r) => r.id)).toEqual([...news, later]);
 		expect(trigger.state()).toMatchObject({ newestRunId: later });
-		expect(trigger.state()!.doubtfulEnd).toBeUndefined();
+		expect(trigger.state()!.endMet).toBeUndefined();
+	});
+
+	it('an end met, then a page lost at the same place while the listing shifted under the walk: not the same end, no run is cut', async () => {
+		const model = new FlakyModel(3);
+		const trigger = new ModelTrigger(model, params);
+		await trigger.poll();
+		const older = model.create({ scraperId: 1, size: 2, durationMs: 0 });
+		const newer = model.create({ scraperId: 1, size: 4, durationMs: 0 });
+		model.now += HOUR;
+		// Six results, two full pages and an empty one: the end, or a last page lost.
+		expect((await trigger.poll()).runs).toEqual([]);
+		expect(trigger.state()!.endMet).toEqual({ newest: newer.id, oldest: older.id, results: 6 });
+		// A run created after page 1 was read pushes one result of `older` onto page 3, which is lost: the walk meets
+		// the same newest and oldest runs, but read a result twice.
+		let created: number | undefined;
+		model.beforeRequest = (n) => void (n === 2 && (created = model.create({ scraperId: 1, size: 1, durationMs: 0 }).id));
+		model.lie = { atPage: 3, kind: 'empty' };
+		expect((await trigger.poll()).runs).toEqual([]);
+		expect(trigger.state()!.endMet).toMatchObject({ newest: newer.id, oldest: older.id, results: 5 });
+		[model.beforeRequest, model.lie] = [undefined, undefined];
+		const emitted = (await trigger.poll()).runs;
+		expect(emitted.map((run) => [run.id, run.results.length])).toEqual([
+			[older.id, 2],
+			[newer.id, 4],
+			[created, 1],
+		]);
+	});
+
+	it('an end met among new runs by a poll that emits is not kept: n8n saves that poll, and a restart must not bring the end back', async () => {
+		const model = new FlakyModel(3);
+		const remembered = model.create({ scraperId: 1, size: 1, durationMs: 30 * MINUTE });
+		const trigger = new ModelTrigger(model, params);
+		await trigger.poll();
+		// Page 1 holds only new runs, `across` straddles onto page 2 with the remembered run, and page 2 is lost.
+		const across = model.create({ scraperId: 1, size: 2, durationMs: 3 * HOUR });
+		const top = model.create({ scraperId: 1, size: 2, durationMs: 3 * HOUR });
+		model.now += HOUR;
+		model.lie = { atPage: 2, kind: 'empty' };
+		expect((await trigger.poll()).runs.map((run) => run.id)).toEqual([remembered.id]);
+		expect(trigger.state()!.endMet).toBeUndefined();
+		// Read whole, the new runs are still going: remembered, nothing emitted, and n8n does not save that poll.
+		model.lie = undefined;
+		model.now += MINUTE;
+		expect((await trigger.poll()).runs).toEqual([]);
+		trigger.restart();
+		model.now += 4 * HOUR;
+		model.lie = { atPage: 2, kind: 'empty' };
+		expect((await trigger.poll()).runs).toEqual([]);
+		model.lie = undefined;
+		const emitted = (await trigger.poll()).runs;
+		expect(emitted.map((run) => [run.id, run.results.length])).toEqual([
+			[across.id, 2],
+			[top.id, 2],
+		]);
+	});
+
+	it('a page lost where a poll n8n did not save met one: a restart brings the state back, and the run across the lost page is still emitted whole', async () => {
+		const model = new ResultsModel(3);
+		model.create({ scraperId: 1, size: 3, durationMs: 0 }, model.now - HOUR);
+		const running = model.create({ scraperId: 1, size: 5, durationMs: HOUR });
+		const trigger = new ModelTrigger(model, params);
+		await trigger.poll();
+		model.create({ scraperId: 1, size: 1, durationMs: 0 });
+		model.now += MINUTE;
+		model.lie = { atPage: 2, kind: 'empty' };
+		// Past the new runs, the empty page is never the end: the run across it is left to a direct read (still going).
+		expect((await trigger.poll()).runs).toHaveLength(1);
+		expect(trigger.state()).toEqual(expect.objectContaining({ pending: [expect.objectContaining({ id: running.id })] }));
+		expect(trigger.state()).not.toHaveProperty('endMet');
+		model.lie = undefined;
+		model.now += MINUTE;
+		expect((await trigger.poll()).runs).toEqual([]);
+		trigger.restart();
+		model.create({ scraperId: 1, size: 1, durationMs: 0 });
+		model.now += 2 * HOUR;
+		model.lie = { atPage: 2, kind: 'empty' };
+		const emitted = (await trigger.poll()).runs.find((run) => run.id === running.id);
+		expect(emitted?.results.map((result) => result.id)).toEqual(running.resultIds);
+		model.lie = undefined;
+		expect((await trigger.poll()).runs).toEqual([]);
 	});
 
 	it('a page served twice (page 2 repeats page 1): no run is emitted cut or passed, and the next poll emits them all whole', async () => {

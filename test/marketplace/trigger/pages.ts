@@ -1,4 +1,5 @@
 import type { RunListRecord } from '../../../nodes/ScraperMarketplace/transport/vocabulary';
+import { pollRuns } from '../../../nodes/ScraperMarketplace/trigger/collect';
 import { PAGE_SIZE } from '../../../nodes/ScraperMarketplace/trigger/io';
 import type { RunTriggerIO } from '../../../nodes/ScraperMarketplace/trigger/io';
 import type { RunTriggerParameters } from '../../../nodes/ScraperMarketplace/trigger/properties';
@@ -50,3 +51,5 @@ export function listing(runIds: number[], running: number[] = []) {
 export const newestFirst = (top: number, count: number) => Array.from({ length: count }, (_, i) => top - i);
 export const params = (scrapers: number[] = []): RunTriggerParameters => ({ scrapers: new Set(scrapers), output: 'run', includeFailed: false });
 export const pendingRun = (id: number, checked = 0) => ({ id, since: T0, checked });
+/** The first poll of an activation: the state it commits. */
+export const activate = async (io: RunTriggerIO, p: RunTriggerParameters) => (await pollRuns(io, undefined, p)).state;

@@ -2,18 +2,20 @@ import type { IDataObject, INode } from 'n8n-workflow';
 
 import type { TrackedRun } from '../../../nodes/ScraperMarketplace/runs/track';
 import type { RunListRecord, ScrapingRun } from '../../../nodes/ScraperMarketplace/transport/vocabulary';
-import { collectFinishedRuns, initialState } from '../../../nodes/ScraperMarketplace/trigger/collect';
+import { pollRuns } from '../../../nodes/ScraperMarketplace/trigger/collect';
 import type { RunTriggerIO } from '../../../nodes/ScraperMarketplace/trigger/io';
 import { PAGE_SIZE } from '../../../nodes/ScraperMarketplace/trigger/io';
 import type { RunTriggerParameters } from '../../../nodes/ScraperMarketplace/trigger/properties';
 import { commitState, readState } from '../../../nodes/ScraperMarketplace/trigger/state';
 import type { RunTriggerState } from '../../../nodes/ScraperMarketplace/trigger/state';
+import type { Page } from '../../../nodes/shared/paging/pages';
 
 /**
  * An in-memory section C results list for the Run Trigger's poll, without HTTP: runs of a few scrapers whose
  * results finish at given instants, listed newest first as the service lists them (created_at descending, then
- * run id, then result id), served in pages of 100. Hooks act between two requests of a poll (runs created while
- * the poll pages, so the listing shifts under it) or make one request fail.
+ * run id, then result id), served in pages of 100 (or as many as given: the pure step's tests take small pages, so
+ * runs straddle pages often). Hooks act between two requests of a poll (runs created while the poll pages, so the
+ * listing shifts under it) or make one request fail.
  */
 
 export const MINUTE = 60_000;
@@ -66,8 +68,14 @@ export class ResultsModel {
 	failAt?: number;
 	/** This page is answered wrong: empty and the last, or the page before it again (a page hidden). */
 	lie?: { atPage: number; kind: 'empty' | 'repeat' };
-	/** When a direct read of each run failed (`failAt`): a run past the age limit then is given up unread. */
+	/** Runs whose direct reads fail (a 5xx) until taken out, besides `failAt`. */
+	readsFail = new Set<number>();
+	/** When a direct read of each run failed (`failAt`, `readsFail`): a run past the age limit then is given up unread. */
 	readFailedAt = new Map<number, number[]>();
+
+	private readonly written = new Map<number, string>();
+
+	constructor(readonly perPage = PAGE_SIZE) {}
 
 	startPoll(): void {
 		this.pollRequests = 0;
@@ -136,13 +144,20 @@ export class ResultsModel {
 			scraped_url: `https://example.com/${result.index}`,
 			status,
 			content: status === 'succeeded' ? [{ result: result.id }] : null,
-			created_at: new Date(run.createdAt).toISOString(),
-			updated_at: new Date(done ? end : run.createdAt).toISOString(),
+			created_at: this.iso(run.createdAt),
+			updated_at: this.iso(done ? end : run.createdAt),
 		};
 	}
 
+	/** An instant as the service writes it; kept, as the generated suites read hundreds of thousands of records. */
+	private iso(ms: number): string {
+		const written = this.written.get(ms) ?? new Date(ms).toISOString();
+		this.written.set(ms, written);
+		return written;
+	}
+
 	/** The listing as it is now, pages of `perPage` (newest first). */
-	page(page: number, perPage = PAGE_SIZE): RunListRecord[] {
+	page(page: number, perPage = this.perPage): RunListRecord[] {
 		const out: RunListRecord[] = [];
 		const from = this.flat.length - 1 - (page - 1) * perPage;
 		for (let i = from; i > from - perPage && i >= 0; i--) out.push(this.record(this.flat[i]));
@@ -155,30 +170,39 @@ export class ResultsModel {
 		if (this.failAt === this.pollRequests) throw new Error('The service did not answer (simulated outage)');
 	}
 
+	/** One page of GET /api/results as answered now (or wrong, as `lie` says): a request of the poll. */
+	answerPage(page: number): Page<RunListRecord> {
+		this.request();
+		if (this.lie?.atPage === page && this.lie.kind === 'empty') return { records: [], next: undefined };
+		const records = this.page(this.lie?.atPage === page ? page - 1 : page);
+		return { records, next: records.length < this.perPage ? undefined : page + 1 };
+	}
+
+	/** GET /api/scraping-runs/{id} as answered now: undefined once gone (the 404). A request of the poll. */
+	answerRun(id: number): ScrapingRun | undefined {
+		if (this.failAt === this.pollRequests + 1 || this.readsFail.has(id)) this.readFailedAt.set(id, [...(this.readFailedAt.get(id) ?? []), this.now]);
+		this.request();
+		if (this.readsFail.has(id)) throw new Error('The service did not answer (simulated outage)');
+		this.pollRunReads++;
+		const run = this.runs.get(id);
+		if (!run || run.deleted) return undefined;
+		const results = run.resultIds.map((resultId, index) => this.record({ id: resultId, index, run }));
+		return { id, scraper_id: run.scraperId, status: 'running', results, created_at: new Date(run.createdAt).toISOString() };
+	}
+
 	/** The poll's I/O against this model. */
 	io(): RunTriggerIO {
 		return {
 			node: NODE,
 			now: () => this.now,
-			readPage: async (page) => {
-				this.request();
-				if (this.lie?.atPage === page && this.lie.kind === 'empty') return { records: [], next: undefined };
-				const records = this.page(this.lie?.atPage === page ? page - 1 : page);
-				return { records, next: records.length < PAGE_SIZE ? undefined : page + 1 };
-			},
-			readRun: async (id) => {
-				if (this.failAt === this.pollRequests + 1) this.readFailedAt.set(id, [...(this.readFailedAt.get(id) ?? []), this.now]);
-				this.request();
-				this.pollRunReads++;
-				const run = this.runs.get(id);
-				if (!run || run.deleted) return undefined;
-				const results = run.resultIds.map((resultId, index) => this.record({ id: resultId, index, run }));
-				const answer: ScrapingRun = { id, scraper_id: run.scraperId, status: 'running', results, created_at: new Date(run.createdAt).toISOString() };
-				return answer;
-			},
+			readPage: async (page) => this.answerPage(page),
+			readRun: async (id) => this.answerRun(id),
 		};
 	}
 }
+
+/** One poll of the trigger: its reads and its step (`pollRuns`, or the pure step driven without I/O). */
+export type PollStep = (io: RunTriggerIO, state: RunTriggerState | undefined, params: RunTriggerParameters) => Promise<{ state: RunTriggerState; emit: TrackedRun[] }>;
 
 /**
  * The trigger over the model, polled as `nodes/shared/execution/trigger.ts` polls it, with n8n's storage around it: the
@@ -192,6 +216,7 @@ export class ModelTrigger {
 	constructor(
 		readonly model: ResultsModel,
 		readonly params: RunTriggerParameters,
+		private readonly step: PollStep = pollRuns,
 	) {}
 
 	async poll(): Promise<{ runs: TrackedRun[]; activation: boolean }> {
@@ -199,17 +224,11 @@ export class ModelTrigger {
 		this.model.startPoll();
 		const staticData = JSON.parse(JSON.stringify(this.memory)) as IDataObject;
 		const state = readState(staticData);
-		if (state === undefined) {
-			commitState(staticData, await initialState(io, this.params));
-			this.memory = staticData;
-			this.save();
-			return { runs: [], activation: true };
-		}
-		const outcome = await collectFinishedRuns(io, state, this.params);
+		const outcome = await this.step(io, state, this.params);
 		commitState(staticData, outcome.state);
 		this.memory = staticData;
-		if (outcome.runs.length > 0) this.save();
-		return { runs: outcome.runs, activation: false };
+		if (state === undefined || outcome.emit.length > 0) this.save();
+		return { runs: outcome.emit, activation: state === undefined };
 	}
 
 	/** n8n restarts: what was not saved is gone. */

@@ -1,10 +1,10 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { collectFinishedRuns } from '../../../nodes/ScraperMarketplace/trigger/collect';
+import { advance } from '../../../nodes/ScraperMarketplace/trigger/advance';
+import { pollRuns } from '../../../nodes/ScraperMarketplace/trigger/collect';
 import { commitState, EMITTED_KEPT, readState, stateOf } from '../../../nodes/ScraperMarketplace/trigger/state';
-import { RunSorter } from '../../../nodes/ScraperMarketplace/trigger/tracking';
-import { params, pendingRun } from './pages';
-import { HOUR, NODE, ResultsModel } from './resultsModel';
+import { page, params, pendingRun } from './pages';
+import { HOUR, ResultsModel } from './resultsModel';
 
 /** The Run Trigger's static data, and a state saved by version 1 of the node. */
 
@@ -34,14 +34,26 @@ describe('Run Trigger: state', () => {
 		expect(JSON.stringify(staticData)).not.toContain('null');
 	});
 
-	it('keeps a doubtful end while a poll saw one, and drops it from the saved data once none did', () => {
-		const staticData: IDataObject = {};
-		commitState(staticData, stateOf(900, [], [], 812));
-		const saved = JSON.parse(JSON.stringify(staticData)) as IDataObject;
-		expect(readState(saved)).toMatchObject({ newestRunId: 900, doubtfulEnd: 812 });
-		commitState(saved, stateOf(950, []));
+	it('loads a state saved with a doubtful end (an earlier release) without it, and the next commit drops the field', () => {
+		const saved: IDataObject = { version: 2, newestRunId: 900, pending: [{ id: 812, since: 5, checked: 7 }], emitted: [899], doubtfulEnd: 812 };
+		const state = readState(saved)!;
+		expect(state).toEqual({ version: 2, newestRunId: 900, pending: [{ id: 812, since: 5, checked: 7 }], emitted: [899] });
+		commitState(saved, state);
 		expect(saved).not.toHaveProperty('doubtfulEnd');
-		expect(readState({ ...saved, doubtfulEnd: 'x' })).not.toHaveProperty('doubtfulEnd');
+		expect(readState(saved)).toEqual(state);
+	});
+
+	it('keeps the end a poll met while it holds one, drops it once none does, and ignores one not whole', () => {
+		const endMet = { newest: 930, oldest: 901, results: 100 };
+		const staticData: IDataObject = {};
+		commitState(staticData, stateOf(900, [], [], endMet));
+		const kept = JSON.parse(JSON.stringify(staticData)) as IDataObject;
+		expect(readState(kept)).toEqual({ version: 2, newestRunId: 900, pending: [], emitted: [], endMet });
+		commitState(kept, stateOf(930, []));
+		expect(kept).not.toHaveProperty('endMet');
+		for (const broken of [{ ...endMet, results: 'x' }, { newest: 930, oldest: 901 }, 901, null]) {
+			expect(readState({ ...kept, endMet: broken })).not.toHaveProperty('endMet');
+		}
 	});
 
 	it('a run remembered by version 1 stays tracked: its age from its created_at once read, else from the first poll that keeps it', async () => {
@@ -50,10 +62,10 @@ describe('Run Trigger: state', () => {
 		model.create({ scraperId: 1, size: 150, durationMs: 0 });
 		model.now += HOUR;
 		const migrated = readState({ version: 1, newestRunId: run.id + 1, pending: [run.id] })!;
-		const outcome = await collectFinishedRuns(model.io(), migrated, params());
+		const outcome = await pollRuns(model.io(), migrated, params());
 		expect(outcome.state.pending).toEqual([{ id: run.id, since: run.createdAt, checked: model.now }]);
-		const sorter = new RunSorter(params(), [], 42_000);
-		sorter.keep({ id: 9, checked: 0 });
-		expect(sorter.outcome(10, NODE).state.pending).toEqual([{ id: 9, since: 42_000, checked: 0 }]);
+		// Not read this poll (an empty listing, no direct read): kept, its age counted from now.
+		const kept = advance(stateOf(10, [{ id: 9, checked: 0 }]), { ...params(), pages: [page([])], runs: new Map() }, 42_000);
+		expect('state' in kept && kept.state.pending).toEqual([{ id: 9, since: 42_000, checked: 0 }]);
 	});
 });

@@ -1,8 +1,8 @@
-import { collectFinishedRuns, initialState } from '../../../nodes/ScraperMarketplace/trigger/collect';
+import { DIRECT_READS_PER_POLL, directReadsDue } from '../../../nodes/ScraperMarketplace/trigger/advance';
+import { pollRuns } from '../../../nodes/ScraperMarketplace/trigger/collect';
 import { ListingView } from '../../../nodes/ScraperMarketplace/trigger/listing';
 import { stateOf } from '../../../nodes/ScraperMarketplace/trigger/state';
-import { DIRECT_READS_PER_POLL, directReadsDue } from '../../../nodes/ScraperMarketplace/trigger/tracking';
-import { listing, newestFirst, params, pendingRun, T0 } from './pages';
+import { activate, listing, newestFirst, params, pendingRun, T0 } from './pages';
 import { HOUR, MINUTE, ResultsModel } from './resultsModel';
 
 /** The runs the Run Trigger remembers between polls, against pages made here and the in-memory results list. */
@@ -23,7 +23,7 @@ describe('Run Trigger: remembered runs', () => {
 		model.now += HOUR;
 		const state = stateOf(model.runs.size + 5000, [pendingRun(5001, T0)]);
 		model.startPoll();
-		const outcome = await collectFinishedRuns(model.io(), state, params());
+		const outcome = await pollRuns(model.io(), state, params());
 		expect([model.pollRequests, model.pollRunReads]).toEqual([2, 1]);
 		expect(outcome.state.pending.map((p) => p.id)).toEqual([5001]);
 	});
@@ -33,20 +33,20 @@ describe('Run Trigger: remembered runs', () => {
 		const run = model.create({ scraperId: 1, size: 1, durationMs: Infinity });
 		model.create({ scraperId: 1, size: 200, durationMs: 0 });
 		model.delete(run.id);
-		const outcome = await collectFinishedRuns(model.io(), stateOf(run.id + 1, [pendingRun(run.id)]), params());
+		const outcome = await pollRuns(model.io(), stateOf(run.id + 1, [pendingRun(run.id)]), params());
 		expect(outcome.state.pending).toEqual([]);
 	});
 
 	it('a run seen unfinished 24 hours after its created_at stops being tracked; a later run still triggers', async () => {
 		const model = new ResultsModel();
 		const stuck = model.create({ scraperId: 1, size: 1, durationMs: Infinity });
-		const state = await initialState(model.io(), params());
+		const state = await activate(model.io(), params());
 		expect(state.pending.map((p) => p.id)).toEqual([stuck.id]);
 		model.now += 24 * HOUR + MINUTE;
 		const later = model.create({ scraperId: 1, size: 2, durationMs: 0 });
 		model.now += 2 * MINUTE;
-		const outcome = await collectFinishedRuns(model.io(), state, params());
-		expect(outcome.runs.map((r) => r.id)).toEqual([later.id]);
+		const outcome = await pollRuns(model.io(), state, params());
+		expect(outcome.emit.map((r) => r.id)).toEqual([later.id]);
 		expect(outcome.state.pending).toEqual([]);
 	});
 
@@ -61,31 +61,31 @@ describe('Run Trigger: remembered runs', () => {
 		};
 		const firstSeen = model.now + 3 * HOUR;
 		model.now = firstSeen;
-		let state = await initialState(io, params());
+		let state = await activate(io, params());
 		expect(state.pending).toEqual([{ id: stuck.id, since: firstSeen, checked: firstSeen }]);
 		model.now = firstSeen + 23 * HOUR;
-		state = (await collectFinishedRuns(io, state, params())).state;
+		state = (await pollRuns(io, state, params())).state;
 		expect(state.pending.map((p) => p.id)).toEqual([stuck.id]);
 		model.now = firstSeen + 25 * HOUR;
-		expect((await collectFinishedRuns(io, state, params())).state.pending).toEqual([]);
+		expect((await pollRuns(io, state, params())).state.pending).toEqual([]);
 	});
 
 	it('a run among the emitted ones never triggers again, even when it is remembered or listed as new', async () => {
 		const { io } = listing([12, 11, 10]);
-		const outcome = await collectFinishedRuns(io, stateOf(10, [pendingRun(11)], [11, 12]), params());
-		expect(outcome.runs).toEqual([]);
+		const outcome = await pollRuns(io, stateOf(10, [pendingRun(11)], [11, 12]), params());
+		expect(outcome.emit).toEqual([]);
 		expect(outcome.state).toMatchObject({ newestRunId: 12, pending: [], emitted: [11, 12] });
 	});
 
 	it('a run named twice (a remembered run also listed as new, from a malformed state) is emitted once', async () => {
 		const { io } = listing([12, 11, 10]);
-		const outcome = await collectFinishedRuns(io, stateOf(10, [pendingRun(12), pendingRun(11)]), params());
-		expect(outcome.runs.map((r) => r.id)).toEqual([11, 12]);
+		const outcome = await pollRuns(io, stateOf(10, [pendingRun(12), pendingRun(11)]), params());
+		expect(outcome.emit.map((r) => r.id)).toEqual([11, 12]);
 	});
 
 	it('more than 1,000 unfinished runs at once: the poll is refused with what to do, and nothing is committed', async () => {
 		const { io } = listing(newestFirst(2_000, 1_001), newestFirst(2_000, 1_001));
-		await expect(collectFinishedRuns(io, stateOf(999, []), params())).rejects.toMatchObject({
+		await expect(pollRuns(io, stateOf(999, []), params())).rejects.toMatchObject({
 			message: 'More than 1000 runs are unfinished at once',
 			description: expect.stringContaining("Choose fewer scrapers in 'Scrapers'"),
 		});
