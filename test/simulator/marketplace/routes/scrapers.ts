@@ -14,13 +14,14 @@ import type { MarketplaceRoutes } from './guard';
 
 /** A create-and-run endpoint: the body (422), a new scraper, its first run, answered with its queued results. */
 function createAndRun<T>(routes: MarketplaceRoutes, validate: (body: unknown) => Validated<T>, spec: (input: T) => ScraperSpec): Handler {
-	const { store, clock } = routes;
+	const { store } = routes;
 	return routes.authed((req, userId) => {
 		const input = validate(req.body);
 		if (!input.ok) return validationFailed(input.errors);
 		const scraper = store.createScraper(userId, spec(input.value));
 		const run = store.startRun(scraper);
-		const now = clock.now();
+		// The run as created: queued, however long a busy machine takes to send the answer (the service answers so).
+		const now = run.created_at;
 		const response: CreateAndRunResponse = {
 			message: 'Scraping queued successfully',
 			scraper: scraperObject(scraper, now),
@@ -43,7 +44,7 @@ export function registerScraperRoutes(routes: MarketplaceRoutes): void {
 		const scraper = store.scraperOf(userId, input.value.scraper_id);
 		if (!scraper) return notFound();
 		const run = store.startRun(scraper, input.value.urls);
-		const now = clock.now();
+		const now = run.created_at;
 		return answer({ data: run.results.map((r) => runListRecord(r, 'data', now)) });
 	}));
 
