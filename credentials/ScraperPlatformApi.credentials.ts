@@ -1,6 +1,6 @@
 import type { IAuthenticate, Icon, ICredentialTestRequest, ICredentialType, INodeProperties } from 'n8n-workflow';
 
-import { FETCH_HOST, PLATFORM_HOSTS, SEARCH_HOST } from '../nodes/ScraperPlatform/transport/hosts';
+import { FETCH_HOST, PLATFORM_HOSTS, SEARCH_HOST, tokenHostOf } from '../nodes/ScraperPlatform/transport/hosts';
 import { API_TOKEN, BASE_URL } from '../nodes/shared/transport/credentialFields';
 import { credentialProblemMessage } from '../nodes/shared/transport/credentials';
 
@@ -46,13 +46,17 @@ export class ScraperPlatformApi implements ICredentialType {
 		},
 	];
 
-	// The platform, the page fetch and the search read the token from the x-api-token header on every request. The
-	// fields are checked first, so the Test button names a malformed field as a node run does, instead of a network or
-	// header error.
+	// The platform reads the token from the x-api-token header. On the page fetch's and the search's hosts the vendor's
+	// MCP server and CLI send it as Authorization: Bearer as well, and no vendor client relies on x-api-token alone
+	// there, so both go to those hosts. The fields are checked first, so the Test button names a malformed field as a
+	// node run does, instead of a network or header error.
 	authenticate: IAuthenticate = async (credentials, requestOptions) => {
 		const problem = credentialProblemMessage(this.displayName, credentials, PLATFORM_HOSTS);
 		if (problem) throw new Error(problem);
-		return { ...requestOptions, headers: { ...requestOptions.headers, 'x-api-token': credentials.apiToken as string } };
+		const token = credentials.apiToken as string;
+		const headers = { ...requestOptions.headers, 'x-api-token': token };
+		const bearer = tokenHostOf(credentials, `${requestOptions.baseURL ?? ''}${requestOptions.url}`) ? { Authorization: `Bearer ${token}` } : {};
+		return { ...requestOptions, headers: { ...headers, ...bearer } };
 	};
 
 	// The documented way to verify a token: it answers with the subscription account, or 401.

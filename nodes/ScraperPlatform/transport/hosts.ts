@@ -1,3 +1,6 @@
+import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
+
+import { hostOf } from '../../shared/transport/credentials';
 import type { HostField } from '../../shared/transport/definition';
 
 /**
@@ -13,3 +16,8 @@ export const FETCH_HOST: HostField = { name: 'fetchBaseUrl', displayName: 'Fetch
 export const SEARCH_HOST: HostField = { name: 'searchBaseUrl', displayName: 'Search Base URL', default: 'https://sync.scraper.mrscraper.com' };
 
 export const PLATFORM_HOSTS: readonly HostField[] = [FETCH_HOST, SEARCH_HOST];
+
+/** The host field a request's URL goes to (the fetch's or the search's, as the credential sets them), if any. */
+export function tokenHostOf(credentials: ICredentialDataDecryptedObject, url: string): HostField | undefined {
+	return PLATFORM_HOSTS.find((host) => url.startsWith(`${hostOf(credentials, host)}/`));
+}

@@ -15,6 +15,8 @@ describe('Account > Get', () => {
 		const [request] = ctx.sim.server.log.for(ROUTES.account);
 		expect(request.method).toBe('GET');
 		expect(request.headers['x-api-token']).toBe(PLATFORM_DEMO_TOKEN);
+		// The platform's own host takes x-api-token only (interface, B): no Bearer goes there.
+		expect(request.headers.authorization).toBeUndefined();
 		expect(request.body).toBeUndefined();
 		// The token itself never comes back in the output.
 		expect(allText(result.items)).not.toContain(PLATFORM_DEMO_TOKEN);

@@ -22,7 +22,9 @@ describe('what is sent', () => {
 		expect(fetches()).toHaveLength(1);
 		expect(request.path).toBe('/');
 		expect(request.query).toEqual({ url: 'https://shop.example.com/products' });
+		// Both headers, as the vendor's MCP server and CLI send them to this host.
 		expect(request.headers['x-api-token']).toBe(PLATFORM_DEMO_TOKEN);
+		expect(request.headers.authorization).toBe(`Bearer ${PLATFORM_DEMO_TOKEN}`);
 		// Nothing went to the platform's own host.
 		expect(ctx.platform.server.log.count()).toBe(0);
 	});

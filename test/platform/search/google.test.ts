@@ -26,6 +26,7 @@ describe('what is sent', () => {
 		expect(searches()).toHaveLength(1);
 		expect(bodies()).toEqual([{ query: 'best hiking boots', format: 'json' }]);
 		expect(searches()[0].headers['x-api-token']).toBe(PLATFORM_DEMO_TOKEN);
+		expect(searches()[0].headers.authorization).toBe(`Bearer ${PLATFORM_DEMO_TOKEN}`);
 		expect(ctx.platform.server.log.count() + ctx.fetchHost.server.log.count()).toBe(0);
 	});
 

@@ -17,10 +17,10 @@ afterAll(async () => {
 });
 beforeEach(() => host.reset());
 
-async function fetchPage(query: Record<string, string>, token: string | null = PLATFORM_DEMO_TOKEN) {
+async function fetchPage(query: Record<string, string>, token: string | null = PLATFORM_DEMO_TOKEN, headers?: Record<string, string>) {
 	const url = new URL('/', host.url);
 	for (const [key, value] of Object.entries(query)) url.searchParams.set(key, value);
-	const response = await fetch(url, { headers: token === null ? {} : { 'x-api-token': token } });
+	const response = await fetch(url, { headers: headers ?? (token === null ? {} : { 'x-api-token': token }) });
 	return { status: response.status, headers: response.headers, text: await response.text() };
 }
 
@@ -80,6 +80,15 @@ describe('documented failures', () => {
 		const answer = await fetchPage({ url: 'https://shop.example.com/' }, token);
 		expect(answer.status).toBe(401);
 		expect(JSON.parse(answer.text).message).toBe(message);
+	});
+
+	it('takes the token as Authorization: Bearer too, as the vendor\'s clients send it to this host', async () => {
+		const bearer = await fetchPage({ url: 'https://shop.example.com/' }, null, { authorization: `Bearer ${PLATFORM_DEMO_TOKEN}` });
+		expect(bearer.status).toBe(200);
+		const unknown = await fetchPage({ url: 'https://shop.example.com/' }, null, { authorization: 'Bearer not-a-token' });
+		expect(unknown.status).toBe(401);
+		const notBearer = await fetchPage({ url: 'https://shop.example.com/' }, null, { authorization: PLATFORM_DEMO_TOKEN });
+		expect(notBearer.status).toBe(401);
 	});
 
 	it.each([

@@ -93,6 +93,13 @@ describe('documented failures', () => {
 		expect((await search({ query: 'x' }, 'not-a-token')).body.message).toBe('Invalid or missing API token');
 	});
 
+	it('takes the token as Authorization: Bearer too, as the vendor\'s clients send it to this host', async () => {
+		const post = async (authorization: string) =>
+			await fetch(new URL(PATH, host.url), { method: 'POST', headers: { authorization, 'content-type': 'application/json' }, body: JSON.stringify({ query: 'x' }) });
+		expect((await post(`Bearer ${PLATFORM_DEMO_TOKEN}`)).status).toBe(200);
+		expect((await post('Bearer not-a-token')).status).toBe(401);
+	});
+
 	it.each([
 		['no query', {}, 'query is required'],
 		['an empty query', { query: ' ' }, 'query is required'],

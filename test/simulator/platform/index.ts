@@ -200,12 +200,13 @@ export class PlatformSimulator extends SimSection {
 
 	/**
 	 * The checks of the platform's token-spending endpoints, for a host of its own that takes the platform's tokens
-	 * (the page fetch, the Google search): 401 for a missing, unknown or expired token, 429 at the account's
+	 * (the page fetch, the Google search) as `x-api-token` or `Authorization: Bearer`: 401 for a missing, unknown or
+	 * expired token, 429 at the account's
 	 * concurrency limit (counted by that host's own server), 429 past the account's rate window (shared with the
 	 * platform's write endpoints), 403 `Token limit exceeded` past an enforced token limit.
 	 */
 	tokenGuard(handler: CallerHandler): Handler {
-		return this.guard({ rateLimited: true, spendsTokens: true }, handler);
+		return this.guard({ rateLimited: true, spendsTokens: true, bearer: true }, handler);
 	}
 
 	/** Tokens the caller's work on such a host used: the subscription account's `tokenUsage` counts them. */

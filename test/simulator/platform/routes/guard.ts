@@ -23,10 +23,22 @@ interface GuardOptions {
 	permission?: keyof PlatformUser['permissions'];
 	/** The route spends tokens: refused once an enforced token limit is reached. */
 	spendsTokens?: boolean;
+	/**
+	 * The route also takes the token as `Authorization: Bearer` (the fetch and search hosts, public facts: every vendor
+	 * client sends Bearer there, some with `x-api-token`); a request with neither is 401.
+	 */
+	bearer?: boolean;
 }
 
 /** Wraps a route's handler in the checks its options name. */
 export type Guard = (options: GuardOptions, handler: CallerHandler) => Handler;
+
+/** The token a request carries: `x-api-token`, else (where the route takes it) a Bearer token. */
+function tokenOf(req: SimRequest, bearer: boolean): string | undefined {
+	const platformToken = header(req, 'x-api-token');
+	if (platformToken !== undefined || !bearer) return platformToken;
+	return /^Bearer (.+)$/.exec(header(req, 'authorization') ?? '')?.[1];
+}
 
 export function header(req: SimRequest, name: string): string | undefined {
 	const value = req.headers[name];
@@ -45,7 +57,7 @@ export function ok(message: string, data: unknown, status = 200): SimReply {
  */
 export function guardFor(state: PlatformState, limiter: RateLimiter): Guard {
 	return (options, handler) => async (req) => {
-		const check = state.accounts.check(header(req, 'x-api-token'), state.clock.now());
+		const check = state.accounts.check(tokenOf(req, options.bearer === true), state.clock.now());
 		if (check.kind === 'unknown') return unauthorized();
 		if (check.kind === 'expired') return unauthorizedExpired();
 		const { user, token } = check;
