@@ -18,6 +18,7 @@ import { FROM_OPTIONS } from '../../versions';
 import { OUTPUT_AS, resultsOf, searchBody, searchQueryRule } from './googleQuery';
 import type { SearchRequest } from './googleQuery';
 import type { ExecutionCall } from '../../../shared/execution/call';
+import { SEARCH_FIELDS } from '../../../shared/input/webSearch';
 
 const SEARCH_PATH = '/api/google/serp/v2/sync';
 /** The vendor's clients give a search two minutes. */
@@ -56,24 +57,11 @@ const REGION = field(
 	rules.countryCode,
 );
 
-const LANGUAGE = field(
-	{
-		displayName: 'Language',
-		name: 'language',
-		type: 'string',
-		default: 'en',
-		placeholder: 'e.g. en',
-		description: `Language code of the results, e.g. en, pt-BR, es-419 or zh-Hant. Wins over the hl of a Google search URL in '${QUERY.label}'.`,
-	},
-	rules.languageCode,
-);
+const LANGUAGE = SEARCH_FIELDS.language.with({
+	description: `Language code of the results, e.g. en, pt-BR, es-419 or zh-Hant. Wins over the hl of a Google search URL in '${QUERY.label}'.`,
+});
 
-const PAGE = field({
-	displayName: 'Page',
-	name: 'page',
-	type: 'number',
-	typeOptions: { minValue: 1, numberPrecision: 0 },
-	default: 1,
+const PAGE = SEARCH_FIELDS.page.with({
 	description: `The first result page to read (1 is the first; ten results a page). Wins over the start of a Google search URL in '${QUERY.label}'.`,
 });
 

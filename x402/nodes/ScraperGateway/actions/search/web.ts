@@ -8,6 +8,7 @@ import { asRecords, findList, SPLIT_INTO_ITEMS, splitIntoItems } from '../../../
 import { deadlineMs, parallelRequests, paymentOptions, readOption } from '../../descriptions/paymentOptions';
 import type { GatewayCall } from '../../payment/call';
 import { chargedError } from '../../payment/errors';
+import { SEARCH_FIELDS } from '../../../../../nodes/shared/input/webSearch';
 
 const SEARCH_PATH = '/api/service/webSearch';
 /** Where a webSearch answer keeps its result list, when `data` is not the list itself. */
@@ -35,24 +36,11 @@ const COUNTRY = field(
 	rules.countryCode,
 );
 
-const LANGUAGE = field(
-	{
-		displayName: 'Language',
-		name: 'language',
-		type: 'string',
-		default: 'en',
-		placeholder: 'e.g. en',
-		description: 'Language code of the results, e.g. en or pt-BR. Not added: the gateway default.',
-	},
-	rules.languageCode,
-);
+const LANGUAGE = SEARCH_FIELDS.language.with({
+	description: 'Language code of the results, e.g. en or pt-BR. Not added: the gateway default.',
+});
 
-const PAGE = field({
-	displayName: 'Page',
-	name: 'page',
-	type: 'number',
-	typeOptions: { minValue: 1, numberPrecision: 0 },
-	default: 1,
+const PAGE = SEARCH_FIELDS.page.with({
 	description: 'Result page, from 1. Each page is a paid request.',
 });
 
