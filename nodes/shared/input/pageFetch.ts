@@ -1,5 +1,3 @@
-import type { IDataObject } from 'n8n-workflow';
-
 import { normalizePublicPageUrl } from './publicHosts';
 import { shownUrl } from './urlRules';
 import { field } from './fields';
@@ -94,20 +92,3 @@ export const FETCH_FIELDS = {
 		selectorRule,
 	),
 };
-
-/** The numeric and selector settings of a fetch, each present only when the user set it. */
-interface FetchSettings {
-	maxRetries?: number;
-	timeout?: number;
-	tokenCap?: number;
-	waitForSelector?: string;
-}
-
-/** Max Retries, Timeout (Seconds), Token Cap and Wait for Selector from the collection that holds them, checked. */
-export function readFetchSettings(v: InputValidator, fields: IDataObject): FetchSettings {
-	const settings: FetchSettings = {};
-	const { maxRetries, timeout, tokenCap, waitForSelector } = FETCH_FIELDS;
-	const set = { maxRetries: maxRetries.from(v, fields), timeout: timeout.from(v, fields), tokenCap: tokenCap.from(v, fields), waitForSelector: waitForSelector.from(v, fields) };
-	for (const [key, value] of Object.entries(set)) if (value !== undefined) Object.assign(settings, { [key]: value });
-	return settings;
-}
