@@ -1,7 +1,7 @@
 import type { N8nRun } from '../../../scripts/demo/n8n-run';
 import { FETCH_ROUTES, PLATFORM_DEMO_TOKEN, type RunningSimulator } from '../../simulator/index';
 import { renderHtml, renderMarkdown } from '../../simulator/platform/content';
-import { fetchCost, parseFetchQuery } from '../../simulator/platform/fetch';
+import { fetchCost, parseFetchQuery } from '../../simulator/platform/fetchQuery';
 import { keysOf, nodeOutput } from './workflows';
 
 /**

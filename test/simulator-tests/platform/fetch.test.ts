@@ -147,3 +147,55 @@ describe('documented failures', () => {
 		expect((await fetchPage({ url: 'https://a.example.com/' })).status).toBe(200);
 	});
 });
+
+describe("the vendor node's form and content (public facts, \"Page fetch, second form\")", () => {
+	it('POST / with {url, maxRetries, tokenCap, homePage} in the body and the rest in the query, Bearer alone', async () => {
+		const url = new URL('/', host.url);
+		url.searchParams.set('markdown', 'true');
+		url.searchParams.set('html', 'false');
+		const response = await fetch(url, {
+			method: 'POST',
+			headers: { authorization: `Bearer ${PLATFORM_DEMO_TOKEN}`, 'content-type': 'application/json' },
+			body: JSON.stringify({ url: 'https://shop.example.com/products', maxRetries: 3, tokenCap: 30, homePage: false }),
+		});
+		expect(response.status).toBe(200);
+		expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+		const body = (await response.json()) as Record<string, unknown>;
+		expect(body).toMatchObject({ html: '', markdown: expect.stringMatching(/^# Products\n/), screenshot: null, error: null, token_usage: expect.any(Number) });
+		expect(host.server.log.for(FETCH_ROUTES.fetchPost)).toHaveLength(1);
+	});
+
+	it('a request with neither header is 401, on either form', async () => {
+		expect((await fetchPage({ url: 'https://a.example.com/' }, null)).status).toBe(401);
+		const post = await fetch(new URL('/', host.url), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ url: 'https://a.example.com/' }) });
+		expect(post.status).toBe(401);
+	});
+
+	it('screenshots are real images: top a JPEG, full a PNG', async () => {
+		for (const [kind, magic] of [['top', 'ffd8ff'], ['full', '89504e470d0a1a0a']] as const) {
+			const answer = await fetchPage({ url: 'https://shop.example.com/', screenshot: kind });
+			const { screenshot } = JSON.parse(answer.text) as { screenshot: string };
+			expect(Buffer.from(screenshot, 'base64').subarray(0, magic.length / 2).toString('hex')).toBe(magic);
+		}
+	});
+
+	it('a PDF is sent as the file; a Latin-1 page in Latin-1 bytes, declared', async () => {
+		const pdf = await fetch(`${host.url}/?url=${encodeURIComponent('https://docs.example.com/a.pdf')}`, { headers: { 'x-api-token': PLATFORM_DEMO_TOKEN } });
+		expect(pdf.headers.get('content-type')).toBe('application/pdf');
+		expect(Buffer.from(await pdf.arrayBuffer()).subarray(0, 5).toString('latin1')).toBe('%PDF-');
+		const latin = await fetch(`${host.url}/?url=${encodeURIComponent('https://old.example.com/sim-charset-iso-8859-1')}`, { headers: { 'x-api-token': PLATFORM_DEMO_TOKEN } });
+		expect(latin.headers.get('content-type')).toBe('text/html; charset=iso-8859-1');
+		expect(Buffer.from(await latin.arrayBuffer()).includes(Buffer.from('Café', 'latin1'))).toBe(true);
+	});
+
+	it.each([
+		[{ screenshot: 'side' }, 'screenshot must be one of full, top'],
+		[{ waitUntil: 'soon' }, 'waitUntil must be one of domcontentloaded, load, networkidle'],
+		[{ markdown: 'yes' }, 'markdown must be true or false'],
+		[{ proxyCountry: 'usa' }, 'proxyCountry must be a two-letter country code'],
+	])('%j is refused with 400 naming it', async (query, message) => {
+		const answer = await fetchPage({ url: 'https://a.example.com/', ...query });
+		expect(answer.status).toBe(400);
+		expect(answer.text).toContain(message);
+	});
+});

@@ -1,115 +1,35 @@
 import type { SimReply, SimRequest } from '../core/http';
 import { SeededRandom, hashString } from '../core/random';
 import { SimSection, SimServer } from '../core/server';
-import { pageTitle, renderHtml } from './content';
+import { pageTitle, renderHtml, renderMarkdown } from './content';
+import { charsetPage, charsetPageText, fileAt, screenshotOf } from './fetchPages';
 import { errorReply, platformErrorBody } from './errors';
+import { fetchCost, fetchParams, parseFetchQuery } from './fetchQuery';
+import type { FetchQuery } from './fetchQuery';
 import type { PlatformSimulator } from './index';
 import type { Caller } from './routes/guard';
 
 /**
- * The page fetch with the API token (public facts, "Token page fetch"): `GET {fetch host}/?url=…` with the
- * platform's `x-api-token`, answered with the page's HTML as text and what it cost in headers. A host of its own,
- * as the real service has one (`https://api.mrscraper.com`), sharing the platform's tokens, rate window and clock.
+ * The page fetch with the API token (public facts, "Token page fetch" and "Page fetch, second form"): `GET {fetch
+ * host}/?url=…`, or POST with part of the fields in a JSON body, with the platform's token as `x-api-token` or
+ * `Authorization: Bearer` (neither: 401). The page comes as it is (HTML in its own charset, or a file such as a PDF)
+ * with what it cost in headers; asked for its Markdown, a screenshot or its cookies (or with `html` sent), the answer
+ * is JSON in the shape of the gateway's `data` (`html`, `markdown`, a base64 `screenshot`). A host of its own, as the
+ * real service has one (`https://api.mrscraper.com`), sharing the platform's tokens, rate window and clock.
  */
 
 /** Route names as the request log, faults and latency know them. */
-export const FETCH_ROUTES = { fetch: 'GET /' } as const;
+export const FETCH_ROUTES = { fetch: 'GET /', fetchPost: 'POST /' } as const;
 
 /** A page whose URL contains this never loads in time: 504 with the navigation timeout, as results report one. */
 export const TIMEOUT_MARKER = 'sim-timeout';
 /** A page whose URL contains `sim-status-<code>` answers with that status: the fetch succeeds, `x-status-code` says it. */
 const STATUS_MARKER = /sim-status-([1-5]\d\d)/;
 
-/** The service's page timeout when none is sent (its own clients send 30). */
-export const DEFAULT_FETCH_TIMEOUT_SECONDS = 30;
-
 export interface FetchSimulatorOptions {
 	seed?: string;
 	/** Real-time latency (ms) per route name; read when a request arrives. */
 	latencyMs?: Partial<Record<string, number>>;
-}
-
-/** The query of one fetch, checked. */
-export interface FetchQuery {
-	url: string;
-	timeout: number;
-	geoCode?: string;
-	browserRendering: boolean;
-	waitForSelector?: string;
-	homePage: boolean;
-	blockResources: boolean;
-	maxRetries: number;
-	tokenCap?: number;
-}
-
-type Parsed = { query: FetchQuery } | { refused: SimReply };
-
-const refuse = (message: string): Parsed => ({ refused: errorReply(400, message) });
-
-/** An integer query parameter in `[min, max]`, or the message naming it; undefined when absent. */
-function integerParam(params: URLSearchParams, name: string, min: number, max: number): number | string | undefined {
-	const raw = params.get(name);
-	if (raw === null) return undefined;
-	const value = Number(raw);
-	return /^-?\d+$/.test(raw.trim()) && value >= min && value <= max ? value : `${name} must be an integer from ${min} to ${max}`;
-}
-
-function booleanParam(params: URLSearchParams, name: string): boolean | string {
-	const raw = params.get(name);
-	if (raw === null) return false;
-	return raw === 'true' || raw === 'false' ? raw === 'true' : `${name} must be true or false`;
-}
-
-/** The interface's bounds (section A, the same fields at the gateway); the first field that breaks one is named. */
-export function parseFetchQuery(params: URLSearchParams): Parsed {
-	const url = params.get('url');
-	if (url === null || url.trim() === '') return refuse('url is required');
-	let parsed: URL;
-	try {
-		parsed = new URL(url);
-	} catch {
-		return refuse('url must be a valid http or https URL');
-	}
-	if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return refuse('url must be a valid http or https URL');
-	const numbers = {
-		timeout: integerParam(params, 'timeout', 1, 300),
-		maxRetries: integerParam(params, 'maxRetries', 0, 10),
-		tokenCap: integerParam(params, 'tokenCap', 1, 10000),
-	};
-	const flags = {
-		browserRendering: booleanParam(params, 'browserRendering'),
-		homePage: booleanParam(params, 'homePage'),
-		blockResources: booleanParam(params, 'blockResources'),
-	};
-	const said = [...Object.values(numbers), ...Object.values(flags)].find((value): value is string => typeof value === 'string');
-	if (said) return refuse(said);
-	const geoCode = params.get('geoCode') ?? undefined;
-	if (geoCode !== undefined && !/^[a-zA-Z]{2}$/.test(geoCode)) return refuse('geoCode must be a two-letter country code');
-	const waitForSelector = params.get('waitForSelector') ?? undefined;
-	if (waitForSelector !== undefined && (waitForSelector.length === 0 || waitForSelector.length > 1000)) {
-		return refuse('waitForSelector must be 1 to 1000 characters');
-	}
-	return {
-		query: {
-			url,
-			timeout: (numbers.timeout as number | undefined) ?? DEFAULT_FETCH_TIMEOUT_SECONDS,
-			geoCode,
-			browserRendering: flags.browserRendering as boolean,
-			waitForSelector,
-			homePage: flags.homePage as boolean,
-			blockResources: flags.blockResources as boolean,
-			maxRetries: (numbers.maxRetries as number | undefined) ?? 3,
-			tokenCap: numbers.tokenCap as number | undefined,
-		},
-	};
-}
-
-/** Tokens and seconds a fetch takes: a browser costs five times a plain request, the home page visit one more. */
-export function fetchCost(query: FetchQuery): { tokens: number; runtime: number } {
-	const n = hashString(`fetch|${query.url}`);
-	const tokens = (1 + (n % 4)) * (query.browserRendering ? 5 : 1) + (query.homePage ? 1 : 0);
-	const runtime = 0.3 + (n % 1700) / 1000 + (query.browserRendering ? 2 : 0) + (query.homePage ? 0.5 : 0);
-	return { tokens: query.tokenCap === undefined ? tokens : Math.min(tokens, query.tokenCap), runtime: Math.round(runtime * 1000) / 1000 };
 }
 
 /** The page as the service returns it: the platform's fake web, marked when a browser rendered it. */
@@ -139,6 +59,7 @@ export class FetchSimulator extends SimSection {
 			latencyMs: (route) => this.latencyMs[route],
 		});
 		this.server.route('GET', '/', platform.tokenGuard((req, caller) => this.fetch(req, caller)));
+		this.server.route('POST', '/', platform.tokenGuard((req, caller) => this.fetch(req, caller)));
 	}
 
 	/** Forgets the request log, faults and latencies (the platform's accounts and rate windows are the platform's). */
@@ -149,7 +70,8 @@ export class FetchSimulator extends SimSection {
 	}
 
 	private fetch(req: SimRequest, caller: Caller): SimReply {
-		const parsed = parseFetchQuery(req.query);
+		if (req.method === 'POST' && req.bodyIsInvalidJson) return errorReply(400, 'The body must be JSON');
+		const parsed = parseFetchQuery(fetchParams(req.query, req.body));
 		if ('refused' in parsed) return parsed.refused;
 		const { query } = parsed;
 		const cost = fetchCost(query);
@@ -164,12 +86,28 @@ export class FetchSimulator extends SimSection {
 			return { ...reply, headers: { ...usage, runtime: String(query.timeout) } };
 		}
 		const status = Number(STATUS_MARKER.exec(query.url)?.[1] ?? 200);
-		const html = pageHtml(query, status);
-		const bandwidth = Buffer.byteLength(html) * (query.blockResources ? 1 : 4);
+		const page = fileAt(query.url) ?? charsetPage(query.url, status) ?? { bytes: Buffer.from(pageHtml(query, status)), contentType: 'text/html; charset=utf-8' };
+		const headers = { ...usage, bandwidth_usage: String(page.bytes.length * (query.blockResources ? 1 : 4)), 'x-status-code': String(status) };
+		// A file is a file, whatever was asked; a page asked for its Markdown, screenshot or cookies comes as JSON.
+		if (!query.asksContent || page.contentType.startsWith('application/pdf') || page.contentType.startsWith('image/')) {
+			return { status: 200, buffer: page.bytes, headers: { 'content-type': page.contentType, ...headers } };
+		}
+		return { status: 200, json: this.content(query, status, cost), headers };
+	}
+
+	/** The JSON answer: the content asked for (an empty string or null for what was turned off), as the gateway's `data`. */
+	private content(query: FetchQuery, status: number, cost: { tokens: number; runtime: number }): Record<string, unknown> {
+		const html = charsetPageText(query.url, status) ?? pageHtml(query, status);
+		const host = new URL(query.url).hostname;
 		return {
-			status: 200,
-			text: html,
-			headers: { 'content-type': 'text/html; charset=utf-8', ...usage, bandwidth_usage: String(bandwidth), 'x-status-code': String(status) },
+			html: query.html ? html : '',
+			markdown: query.markdown ? renderMarkdown(query.url) : '',
+			screenshot: query.screenshot ? screenshotOf(query.url, query.screenshot).toString('base64') : null,
+			...(query.returnCookie ? { cookies: [{ name: 'session', value: hashString(`cookie|${query.url}`).toString(16), domain: host }] } : {}),
+			runtime: cost.runtime,
+			token_usage: cost.tokens,
+			retry_count: 0,
+			error: null,
 		};
 	}
 
