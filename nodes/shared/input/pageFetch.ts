@@ -1,6 +1,6 @@
 import { normalizePublicPageUrl } from './publicHosts';
 import { shownUrl } from './urlRules';
-import { field } from './fields';
+import { field, rules } from './fields';
 import type { Rule } from './fields';
 import type { InputValidator } from './validation';
 
@@ -91,4 +91,62 @@ export const FETCH_FIELDS = {
 		},
 		selectorRule,
 	),
+	html: field({
+		displayName: 'HTML',
+		name: 'html',
+		type: 'boolean',
+		default: true,
+		description: "Whether to return the page's HTML",
+	}),
+	markdown: field({
+		displayName: 'Markdown',
+		name: 'markdown',
+		type: 'boolean',
+		default: true,
+		description: 'Whether to return the page converted to Markdown',
+	}),
+	blockResources: field({
+		displayName: 'Block Resources',
+		name: 'blockResources',
+		type: 'boolean',
+		default: true,
+		description: 'Whether the browser skips images, fonts and other heavy resources',
+	}),
+	proxyCountry: field(
+		{
+			displayName: 'Proxy Country',
+			name: 'proxyCountry',
+			type: 'string',
+			default: 'us',
+			placeholder: 'e.g. us',
+			description: 'Two-letter code of the country the page is fetched from',
+		},
+		rules.countryCode,
+	),
+	returnCookie: field({
+		displayName: 'Return Cookies',
+		name: 'returnCookie',
+		type: 'boolean',
+		default: true,
+		description: "Whether to return the cookies the site set, where the service supports it",
+	}),
+	super: field({
+		displayName: 'Super Mode',
+		name: 'super',
+		type: 'boolean',
+		default: true,
+		description: 'Whether to route the fetch through real devices (the service\'s "super" setting), for sites that block data centres',
+	}),
+	waitUntil: field({
+		displayName: 'Wait Until',
+		name: 'waitUntil',
+		type: 'options',
+		default: 'load',
+		options: [
+			{ name: 'DOM Content Loaded', value: 'domcontentloaded', description: 'The HTML is parsed' },
+			{ name: 'Load', value: 'load', description: 'The page and its resources are loaded' },
+			{ name: 'Network Idle', value: 'networkidle', description: 'No network activity for a moment' },
+		],
+		description: 'When the browser considers the page ready',
+	}),
 };

@@ -32,8 +32,11 @@ export interface ApiRequest {
 	path: string;
 	/** The credential's host field this request goes to (one of `ApiDefinition.hosts`); its Base URL when not set. */
 	host?: HostField;
-	/** `text`: a 2xx answer is the text as sent (a fetched page), never read as JSON. */
-	answer?: 'text';
+	/**
+	 * How a 2xx answer is read: JSON when not set; `bytes` gives the body as sent (a fetched page, which may be a file or
+	 * text in any charset), never read as JSON. Other answers are read as JSON or text either way.
+	 */
+	answer?: 'bytes';
 	qs?: IDataObject;
 	body?: IDataObject | IDataObject[];
 	headers?: Record<string, string>;

@@ -26,7 +26,7 @@ export async function send(
 	request: ApiRequest,
 	headers: Record<string, string>,
 ): Promise<FullResponse> {
-	const text = request.answer === 'text';
+	const bytes = request.answer === 'bytes';
 	const options: IHttpRequestOptions = {
 		method: request.method,
 		url: `${hostOf(credentials, request.host)}${request.path}`,
@@ -35,8 +35,9 @@ export async function send(
 		body: request.body,
 		// A copy: the helper adds the credential's header to the object it is given.
 		headers: { ...headers },
-		// A page is text whatever it holds: read as text, a fetched JSON document is not turned into an object.
-		...(text ? { encoding: 'text' as const } : { json: true }),
+		// A page is read as bytes whatever it holds: its charset is its own, it may be a file, and a fetched JSON
+		// document is not turned into an object.
+		...(bytes ? { encoding: 'arraybuffer' as const } : { json: true }),
 		returnFullResponse: true,
 		ignoreHttpStatusErrors: true,
 		timeout: request.timeoutMs ?? DEFAULT_TIMEOUT_MS,
@@ -46,12 +47,20 @@ export async function send(
 	const response = (await ctx.helpers.httpRequestWithAuthentication.call(ctx, api.credentialType, options, {
 		credentialsDecrypted,
 	})) as FullResponse;
-	const page = text && response.statusCode >= 200 && response.statusCode < 300;
-	return { statusCode: response.statusCode, headers: response.headers ?? {}, body: page ? String(response.body ?? '') : readBody(response.body) };
+	const page = bytes && response.statusCode >= 200 && response.statusCode < 300;
+	return { statusCode: response.statusCode, headers: response.headers ?? {}, body: page ? asBytes(response.body) : readBody(response.body) };
+}
+
+function asBytes(body: unknown): Buffer {
+	if (Buffer.isBuffer(body)) return body;
+	if (body instanceof ArrayBuffer) return Buffer.from(body);
+	return Buffer.from(typeof body === 'string' ? body : '', 'utf8');
 }
 
 /** JSON is read by its content, whatever the content type says; an empty answer is no body. */
-function readBody(body: unknown): unknown {
+function readBody(raw: unknown): unknown {
+	// An error answer to a request read as bytes is still the service's message, in UTF-8 as its JSON is.
+	const body = Buffer.isBuffer(raw) ? raw.toString('utf8') : raw;
 	if (body === '' || body === null) return undefined;
 	if (typeof body !== 'string') return body;
 	try {

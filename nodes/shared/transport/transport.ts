@@ -13,10 +13,16 @@ import type { FullResponse } from './send';
 import { networkError, notJsonError, uncertainStartError } from '../execution/unknownOutcome';
 import type { ApiDefinition, ApiRequest } from './definition';
 
-/** A 2xx answer: its body (parsed JSON, or the text of an `answer: 'text'` request) and its headers. */
+/** A 2xx answer: its body (parsed JSON, or the bytes of an `answer: 'bytes'` request) and its headers. */
 export interface ApiAnswer<T> {
 	body: T;
 	headers: FullResponse['headers'];
+}
+
+/** A header's value as text (the first of repeated ones), trimmed; undefined when absent or blank. */
+export function headerText(headers: FullResponse['headers'], name: string): string | undefined {
+	const value = headers[name];
+	return (Array.isArray(value) ? value[0] : value)?.trim() || undefined;
 }
 
 /** A step of the retry loop: the answer to return, or "ask again" (after the pause the policy chose). */
@@ -89,7 +95,7 @@ class RequestAttempts<T> {
 		const { statusCode, body, headers } = response;
 		const { request } = this;
 		if (statusCode >= 200 && statusCode < 300) {
-			const readable = request.answer === 'text' || body === undefined || body === '' || (body !== null && typeof body === 'object');
+			const readable = request.answer === 'bytes' || body === undefined || body === '' || (body !== null && typeof body === 'object');
 			if (readable) return { done: true, answer: { body: body as T, headers } };
 			// A 2xx whose body is not JSON: the answer was cut or garbled on the way.
 			if (request.idempotent && (await this.backOff())) return AGAIN;

@@ -175,7 +175,7 @@ describe('Search > Google and Page > Fetch as tools', () => {
 		expect(result.error).toBeUndefined();
 		expect(result.toolDescriptions).toEqual({
 			'Search Google': 'Search Google for titles, links and snippets (uses plan tokens) in Scraper Platform',
-			'Fetch Page': 'Fetch page as HTML (uses plan tokens) in Scraper Platform',
+			'Fetch Page': 'Fetch page as HTML, Markdown or screenshot (uses plan tokens) in Scraper Platform',
 		});
 		const found = result.observations[0].output ?? [];
 		expect(found).toHaveLength(5);

@@ -63,6 +63,39 @@ describe('what is sent', () => {
 		expect(fetches()[0].query).toEqual({ url: 'https://shop.example.com/', ...sent });
 	});
 
+	it("the vendor node's additions, each sent exactly as it sends them, after the first form's fields", async () => {
+		const options = { tokenCap: 30, proxyCountry: 'fr', html: false, markdown: true, screenshot: 'top', waitUntil: 'networkidle', returnCookie: true, super: true };
+		const result = await ctx.run(fetchOf('https://shop.example.com/', { options }));
+		expect(result.error).toBeUndefined();
+		const [request] = fetches();
+		expect(request.query).toEqual({
+			url: 'https://shop.example.com/',
+			tokenCap: '30',
+			proxyCountry: 'fr',
+			html: 'false',
+			markdown: 'true',
+			screenshot: 'top',
+			waitUntil: 'networkidle',
+			returnCookie: 'true',
+			super: 'true',
+		});
+		expect(Object.keys(request.query)).toEqual(['url', 'tokenCap', 'proxyCountry', 'html', 'markdown', 'screenshot', 'waitUntil', 'returnCookie', 'super']);
+	});
+
+	it.each([
+		['Proxy Country', { proxyCountry: 'GB' }, { proxyCountry: 'GB' }],
+		['HTML', { html: true }, { html: 'true' }],
+		['Markdown', { markdown: false }, { markdown: 'false' }],
+		['Screenshot (full page)', { screenshot: 'full' }, { screenshot: 'full' }],
+		['Wait Until', { waitUntil: 'domcontentloaded' }, { waitUntil: 'domcontentloaded' }],
+		['Return Cookies', { returnCookie: false }, { returnCookie: 'false' }],
+		['Super Mode', { super: false }, { super: 'false' }],
+	])('%s alone is sent alone', async (_name, options, sent) => {
+		const result = await ctx.run(fetchOf('https://shop.example.com/', { options }));
+		expect(result.error).toBeUndefined();
+		expect(fetches()[0].query).toEqual({ url: 'https://shop.example.com/', ...sent });
+	});
+
 	it('the URL sent is the normalised URL that passed the checks', async () => {
 		await ctx.run(fetchOf('  HTTPS://Shop.Example.COM/a b  '));
 		expect(fetches()[0].query.url).toBe('https://shop.example.com/a%20b');
@@ -70,7 +103,7 @@ describe('what is sent', () => {
 });
 
 describe('what comes out', () => {
-	it('the HTML and what the headers report; Simplify (the default) keeps six fields', async () => {
+	it('the HTML and what the headers report; Simplify (the default) keeps the six fields a plain fetch has', async () => {
 		const result = await ctx.run(fetchOf('https://shop.example.com/products'));
 		const [request] = fetches();
 		expect(result.items).toHaveLength(1);
@@ -199,6 +232,13 @@ describe('the same rules as the x402 gateway, before anything is sent', () => {
 		['Browser Rendering', { browserRendering: '={{ "maybe" }}' }, /^Invalid 'Browser Rendering': it must be true or false, got "maybe"/],
 		['Visit Home Page First', { homePage: '={{ 1 }}' }, /^Invalid 'Visit Home Page First': it must be true or false, got 1/],
 		['Simplify', { simplify: '={{ "no" }}' }, /^Invalid 'Simplify': it must be true or false/],
+		['Proxy Country', { proxyCountry: 'fra' }, /^Invalid 'Proxy Country': "fra" is not a two-letter country code/],
+		['HTML', { html: '={{ "off" }}' }, /^Invalid 'HTML': it must be true or false, got "off"/],
+		['Markdown', { markdown: '={{ "" }}' }, /^Invalid 'Markdown': it must be true or false/],
+		['Screenshot', { screenshot: 'side' }, /^Invalid 'Screenshot': "side" is not one of/],
+		['Wait Until', { waitUntil: 'soon' }, /^Invalid 'Wait Until': "soon" is not one of/],
+		['Return Cookies', { returnCookie: '={{ 2 }}' }, /^Invalid 'Return Cookies': it must be true or false, got 2/],
+		['Super Mode', { super: '={{ null }}' }, /^Invalid 'Super Mode': it must be true or false/],
 	])('%s: refused naming the field, nothing sent', async (_name, extra, message) => {
 		const parameters = 'simplify' in extra ? fetchOf('https://example.com/', extra) : fetchOf('https://example.com/', { options: extra });
 		const result = await ctx.run(parameters);

@@ -1,5 +1,3 @@
-import type { IDataObject } from 'n8n-workflow';
-
 import { optionsCollection } from '../../../shared/descriptions/collections';
 import type { Operation } from '../../../shared/execution/operation';
 import { field, rules } from '../../../shared/input/fields';
@@ -8,28 +6,28 @@ import { FETCH_FIELDS } from '../../../shared/input/pageFetch';
 import { readShaping, simplifyProperties } from '../../../shared/descriptions/simplify';
 import type { RecordFields } from '../../../shared/descriptions/simplify';
 import { apiRequest } from '../../../shared/transport/transport';
-import type { ApiAnswer } from '../../../shared/transport/transport';
 import { PLATFORM_API } from '../../transport/api';
 import { FETCH_HOST } from '../../transport/hosts';
 import { FROM_OPTIONS } from '../../versions';
+import { pageItem } from './fetchAnswer';
 
 /** The page timeout the service applies when none is sent (its own clients send 30). */
 const SERVICE_TIMEOUT_SECONDS = 30;
 /** What the vendor's clients add to the page timeout for their deadline: rendering, retries and the answer itself. */
 const DEADLINE_MARGIN_SECONDS = 30;
 
-/** A fetched page as an item: the HTML and what the answer's headers report. */
+/** A fetched page as an item: the content asked for and what the answer reports (fetchAnswer.ts). */
 const PAGE_FIELDS: RecordFields = {
 	id: 'url',
-	simplified: ['url', 'statusCode', 'html', 'tokenUsage', 'runtime', 'resultId'],
-	all: ['url', 'statusCode', 'html', 'tokenUsage', 'bandwidthUsage', 'runtime', 'resultId', 'contentType'],
+	simplified: ['url', 'statusCode', 'html', 'markdown', 'screenshot', 'file', 'cookies', 'tokenUsage', 'runtime', 'resultId'],
+	all: ['url', 'statusCode', 'html', 'markdown', 'screenshot', 'file', 'cookies', 'tokenUsage', 'bandwidthUsage', 'runtime', 'resultId', 'contentType'],
 	// A model reads the page and whether it answered; the usage figures are for the workflow's owner.
-	agent: ['url', 'statusCode', 'html'],
+	agent: ['url', 'statusCode', 'markdown', 'html', 'file'],
 };
 
 const URL = FETCH_FIELDS.url.with({
 	description:
-		"Public http(s) page to fetch. Local, private and IPv6-literal addresses and URLs with user:password@ are refused before anything is sent. For Markdown, add n8n's Markdown node after this one.",
+		'Public http(s) page to fetch. Local, private and IPv6-literal addresses and URLs with user:password@ are refused before anything is sent.',
 });
 
 const { maxRetries: MAX_RETRIES, tokenCap: TOKEN_CAP, waitForSelector: WAIT_FOR_SELECTOR } = FETCH_FIELDS;
@@ -51,6 +49,10 @@ const COUNTRY = field(
 	rules.countryCode,
 );
 
+const PROXY_COUNTRY = FETCH_FIELDS.proxyCountry.with({
+	description: "Two-letter code of the proxy's country, sent beside Country as the service's own n8n node sends it. Not added: the service chooses.",
+});
+
 const BROWSER_RENDERING = field({
 	displayName: 'Browser Rendering',
 	name: 'browserRendering',
@@ -67,13 +69,30 @@ const HOME_PAGE = field({
 	description: "Whether the service opens the site's home page before the page, as a visitor would. Not added: the service default (off).",
 });
 
-const BLOCK_RESOURCES = field({
-	displayName: 'Block Resources',
-	name: 'blockResources',
-	type: 'boolean',
-	default: true,
-	description: 'Whether the browser skips images, fonts and other heavy resources. Not added: the service default (off).',
+const BLOCK_RESOURCES = FETCH_FIELDS.blockResources.with({ description: 'Whether the browser skips images, fonts and other heavy resources. Not added: the service default (off).' });
+
+const HTML = FETCH_FIELDS.html.with({
+	default: false,
+	description: "Whether to return the page's HTML. Off leaves it out of the answer (html is empty), e.g. when only Markdown or a screenshot is wanted. Not added: on.",
 });
+
+const MARKDOWN = FETCH_FIELDS.markdown.with({ description: 'Whether to return the page converted to Markdown, in the markdown field. Not added: off.' });
+
+const SCREENSHOT = field({
+	displayName: 'Screenshot',
+	name: 'screenshot',
+	type: 'options',
+	default: 'full',
+	options: [
+		{ name: 'Full Page', value: 'full', description: 'The whole page, top to bottom' },
+		{ name: 'Top of Page', value: 'top', description: 'What a visitor sees before scrolling' },
+	],
+	description: "A picture of the page, output as a binary file in the 'screenshot' property (for Google Drive, Slack or email). Not added: none.",
+});
+
+const WAIT_UNTIL = FETCH_FIELDS.waitUntil.with({ description: 'When the browser considers the page ready. Not added: the service default.' });
+const RETURN_COOKIES = FETCH_FIELDS.returnCookie.with({ description: 'Whether to return the cookies the site set, in the cookies field, where the service gives them. Not added: off.' });
+const SUPER_MODE = FETCH_FIELDS.super.with({ description: 'Whether to route the fetch through real devices, for sites that block data centres (may use more tokens). Not added: off.' });
 
 /** Checked in this order; each is sent only when added (a switch as true or false). */
 const OPTIONS = collection((options) => optionsCollection(options, { displayOptions: { show: FROM_OPTIONS } }), [
@@ -85,44 +104,41 @@ const OPTIONS = collection((options) => optionsCollection(options, { displayOpti
 	HOME_PAGE,
 	BLOCK_RESOURCES,
 	COUNTRY,
+	PROXY_COUNTRY,
+	HTML,
+	MARKDOWN,
+	SCREENSHOT,
+	WAIT_UNTIL,
+	RETURN_COOKIES,
+	SUPER_MODE,
 ]);
 
-/** The query of the fetch, in the order the public facts show it; every key is its field's name. */
-const QUERY = new Request([URL, TIMEOUT, COUNTRY, BROWSER_RENDERING, WAIT_FOR_SELECTOR, HOME_PAGE, BLOCK_RESOURCES, MAX_RETRIES, TOKEN_CAP]);
-
-function header(headers: ApiAnswer<string>['headers'], name: string): string | undefined {
-	const value = headers[name];
-	return (Array.isArray(value) ? value[0] : value)?.trim() || undefined;
-}
-
-/** A header's number, or null when the answer did not report it (never a guess). */
-function headerNumber(headers: ApiAnswer<string>['headers'], name: string): number | null {
-	const text = header(headers, name);
-	const number = text === undefined ? NaN : Number(text);
-	return Number.isFinite(number) ? number : null;
-}
-
-/** The page and what the answer's headers report of it: the target's status, the tokens and time it took, its id. */
-function pageRecord(url: string, answer: ApiAnswer<string>): IDataObject {
-	const { headers } = answer;
-	return {
-		url,
-		statusCode: headerNumber(headers, 'x-status-code'),
-		html: answer.body,
-		tokenUsage: headerNumber(headers, 'token_usage'),
-		bandwidthUsage: headerNumber(headers, 'bandwidth_usage'),
-		runtime: headerNumber(headers, 'runtime'),
-		resultId: header(headers, 'x-result-id') ?? null,
-		contentType: header(headers, 'content-type')?.split(';')[0].trim() ?? null,
-	};
-}
+/** The query of the fetch, in the order the public facts show it (the GET form, then the vendor node's additions). */
+const QUERY = new Request([
+	URL,
+	TIMEOUT,
+	COUNTRY,
+	BROWSER_RENDERING,
+	WAIT_FOR_SELECTOR,
+	HOME_PAGE,
+	BLOCK_RESOURCES,
+	MAX_RETRIES,
+	TOKEN_CAP,
+	PROXY_COUNTRY,
+	HTML,
+	MARKDOWN,
+	SCREENSHOT,
+	WAIT_UNTIL,
+	RETURN_COOKIES,
+	SUPER_MODE,
+]);
 
 export const pageFetch: Operation = {
 	value: 'fetch',
 	name: 'Fetch',
 	// An AI Agent's tool is described by this action ("<action> in Scraper Platform"): what it returns and costs.
-	action: 'Fetch page as HTML (uses plan tokens)',
-	description: "Fetch one public web page with the API token: its HTML, the page's status code and the tokens it used",
+	action: 'Fetch page as HTML, Markdown or screenshot (uses plan tokens)',
+	description: "Fetch one public web page with the API token: its HTML, Markdown or a screenshot, the page's status code and the tokens it used",
 	properties: [URL.property, ...simplifyProperties(PAGE_FIELDS, FROM_OPTIONS), OPTIONS.property],
 	parallel: true,
 	async execute(itemIndex, call) {
@@ -131,7 +147,7 @@ export const pageFetch: Operation = {
 		// Read before anything is sent, like every other setting.
 		const shape = readShaping(this, itemIndex, PAGE_FIELDS);
 		const url = values.get(URL);
-		const answer = await apiRequest<string>(
+		const answer = await apiRequest<Buffer>(
 			call,
 			PLATFORM_API,
 			{
@@ -139,7 +155,7 @@ export const pageFetch: Operation = {
 				host: FETCH_HOST,
 				path: '/',
 				qs,
-				answer: 'text',
+				answer: 'bytes',
 				// A fetch spends plan tokens: after a 5xx or a lost connection it is not sent again (429 is retried).
 				idempotent: false,
 				started: { what: `the fetch of ${url}`, happened: 'run and used tokens', check: "Check the account's token usage (Account > Get)" },
@@ -147,6 +163,8 @@ export const pageFetch: Operation = {
 			},
 			itemIndex,
 		);
-		return [{ json: shape(pageRecord(url, answer)) }];
+		const asked = { html: values.of(HTML) ?? true, markdown: values.of(MARKDOWN) === true, screenshot: values.of(SCREENSHOT) !== undefined };
+		const item = await pageItem(this, itemIndex, url, answer, asked);
+		return [{ ...item, json: shape(item.json) }];
 	},
 };

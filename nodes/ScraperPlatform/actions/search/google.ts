@@ -10,7 +10,8 @@ import { collectRecords, listingWalk } from '../../../shared/paging/pages';
 import type { PageReader } from '../../../shared/paging/pages';
 import { readShaping, simplifyProperties } from '../../../shared/descriptions/simplify';
 import type { RecordFields } from '../../../shared/descriptions/simplify';
-import { apiRequest } from '../../../shared/transport/transport';
+import { apiRequest, headerText } from '../../../shared/transport/transport';
+import { decodePage } from '../../transport/pageBody';
 import type { ApiRequest } from '../../../shared/transport/definition';
 import { PLATFORM_API } from '../../transport/api';
 import { SEARCH_HOST } from '../../transport/hosts';
@@ -106,7 +107,7 @@ function searchRequest(request: SearchRequest, page: number | undefined, format:
 		host: SEARCH_HOST,
 		path: SEARCH_PATH,
 		body: searchBody(request, page, format),
-		answer: format === 'html' ? 'text' : undefined,
+		answer: format === 'html' ? 'bytes' : undefined,
 		idempotent: false,
 		started: { what: `the Google search for "${request.query}"${which}`, happened: 'run and used tokens', check: "Check the account's token usage (Account > Get)" },
 		timeoutMs: SEARCH_DEADLINE_MS,
@@ -115,8 +116,9 @@ function searchRequest(request: SearchRequest, page: number | undefined, format:
 
 /** The result page's HTML, for the page the user chose. */
 async function resultPageHtml(call: ExecutionCall, request: SearchRequest, itemIndex: number): Promise<INodeExecutionData[]> {
-	const answer = await apiRequest<string>(call, PLATFORM_API, searchRequest(request, request.page, 'html'), itemIndex);
-	return [{ json: { query: request.query, page: request.page ?? 1, html: answer.body } }];
+	const { body, headers } = await apiRequest<Buffer>(call, PLATFORM_API, searchRequest(request, request.page, 'html'), itemIndex);
+	const { text } = decodePage(body, headerText(headers, 'content-type'));
+	return [{ json: { query: request.query, page: request.page ?? 1, html: text } }];
 }
 
 /**
