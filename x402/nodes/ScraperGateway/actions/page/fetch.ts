@@ -5,7 +5,7 @@ import { readShaping, simplifyProperties } from '../../../../../nodes/shared/des
 import type { RecordFields } from '../../../../../nodes/shared/descriptions/simplify';
 import type { Operation } from '../../../../../nodes/shared/execution/operation';
 import { isToolCall } from '../../../../../nodes/shared/execution/tool';
-import { field, rules } from '../../../../../nodes/shared/input/fields';
+import { field } from '../../../../../nodes/shared/input/fields';
 import { collection, readFields, Request } from '../../../../../nodes/shared/input/fieldSets';
 import { FETCH_FIELDS } from '../../../../../nodes/shared/input/pageFetch';
 import { fileSlug } from '../../../../../nodes/shared/output/records';
@@ -33,19 +33,11 @@ const PAGE_URL = FETCH_FIELDS.url.with({
 	description: 'Public http(s) page to fetch. Local, private and IPv6-literal addresses and URLs with user:password@ are refused before anything is paid.',
 });
 
-const HTML = field({
-	displayName: 'HTML',
-	name: 'html',
-	type: 'boolean',
-	default: true,
+// The settings every page fetch has (nodes/shared/input/pageFetch.ts: name, label, range, rule), worded for the gateway.
+const HTML = FETCH_FIELDS.html.with({
 	description: 'Whether to return the rendered HTML. When off, html is an empty string. Not added: on (off for an AI Agent, which reads the Markdown).',
 });
-
-const MARKDOWN = field({
-	displayName: 'Markdown',
-	name: 'markdown',
-	type: 'boolean',
-	default: true,
+const MARKDOWN = FETCH_FIELDS.markdown.with({
 	description: 'Whether to return the page converted to Markdown. When off, markdown is an empty string. Not added: the gateway default.',
 });
 
@@ -57,13 +49,7 @@ const SCREENSHOT = field({
 	description: 'Whether to return a JPEG screenshot, output as a binary file. Screenshots enlarge the answer a lot. Not added: the gateway default (off for an AI Agent).',
 });
 
-const BLOCK_RESOURCES = field({
-	displayName: 'Block Resources',
-	name: 'blockResources',
-	type: 'boolean',
-	default: true,
-	description: 'Whether the renderer skips images, fonts and other heavy resources',
-});
+const BLOCK_RESOURCES = FETCH_FIELDS.blockResources.with({ description: 'Whether the renderer skips images, fonts and other heavy resources' });
 
 const WARM_START = field({
 	displayName: 'Warm Start',
@@ -73,55 +59,19 @@ const WARM_START = field({
 	description: "Whether to visit the site's root before the target page",
 });
 
-const RETURN_COOKIE = field({
-	displayName: 'Return Cookie',
-	name: 'returnCookie',
-	type: 'boolean',
-	default: true,
-	description: "Whether to request the site's cookie information where the upstream supports it",
+const RETURN_COOKIE = FETCH_FIELDS.returnCookie.with({ description: "Whether to request the site's cookie information where the upstream supports it" });
+const SUPER_MODE = FETCH_FIELDS.super.with({ description: 'Whether to route the fetch through real devices upstream (the "super" setting)' });
+const PROXY_COUNTRY = FETCH_FIELDS.proxyCountry.with({
+	description: 'Two-letter country code the page is fetched from (also sent upstream as geoCode). Not added: us.',
 });
-
-const REAL_DEVICE_ROUTING = field({
-	displayName: 'Real-Device Routing',
-	name: 'super',
-	type: 'boolean',
-	default: true,
-	description: 'Whether to route the fetch through real devices upstream (the "super" setting)',
-});
-
-const PROXY_COUNTRY = field(
-	{
-		displayName: 'Proxy Country',
-		name: 'proxyCountry',
-		type: 'string',
-		default: 'us',
-		placeholder: 'e.g. us',
-		description: 'Two-letter country code the page is fetched from (also sent upstream as geoCode). Not added: us.',
-	},
-	rules.countryCode,
-);
-
-// The settings every page fetch has (nodes/shared/input/pageFetch.ts: name, label, range, rule), worded for the gateway.
 const MAX_RETRIES = FETCH_FIELDS.maxRetries.with({ default: 2, description: 'Upstream retries, 0 to 10; 0 disables retries. Not added: the gateway default.' });
 const TIMEOUT = FETCH_FIELDS.timeout.with({ default: 60, description: 'Upstream page timeout, 1 to 300 seconds. The node waits this long plus a margin for the answer.' });
 const TOKEN_CAP = FETCH_FIELDS.tokenCap.with({ description: 'Upstream plan-token cap for retries, 1 to 10000. Unrelated to the USDC price.' });
 const WAIT_FOR_SELECTOR = FETCH_FIELDS.waitForSelector.with({ description: 'CSS selector the renderer waits for before capturing the page, at most 1000 characters' });
-
-const WAIT_UNTIL = field({
-	displayName: 'Wait Until',
-	name: 'waitUntil',
-	type: 'options',
-	default: 'load',
-	options: [
-		{ name: 'DOM Content Loaded', value: 'domcontentloaded', description: 'The HTML is parsed' },
-		{ name: 'Load', value: 'load', description: 'The page and its resources are loaded' },
-		{ name: 'Network Idle', value: 'networkidle', description: 'No network activity for a moment' },
-	],
-	description: 'When the renderer considers the page ready',
-});
+const WAIT_UNTIL = FETCH_FIELDS.waitUntil.with({ description: 'When the renderer considers the page ready' });
 
 /** The fields in the order the gateway's request sends them (and they are checked in); each under its own name. */
-const SENT = [HTML, MARKDOWN, SCREENSHOT, BLOCK_RESOURCES, WARM_START, RETURN_COOKIE, REAL_DEVICE_ROUTING, PROXY_COUNTRY, MAX_RETRIES, TIMEOUT, TOKEN_CAP, WAIT_FOR_SELECTOR, WAIT_UNTIL];
+const SENT = [HTML, MARKDOWN, SCREENSHOT, BLOCK_RESOURCES, WARM_START, RETURN_COOKIE, SUPER_MODE, PROXY_COUNTRY, MAX_RETRIES, TIMEOUT, TOKEN_CAP, WAIT_FOR_SELECTOR, WAIT_UNTIL];
 const ADDITIONAL_FIELDS = collection(additionalFields, SENT);
 const FETCH_REQUEST = new Request([PAGE_URL, ...SENT]);
 
