@@ -1,6 +1,7 @@
 import { PLATFORM_DEMO_TOKEN } from '../../simulator/platform';
 import { ROUTES, usePlatform } from '../helpers';
 import { allText } from '../../harness';
+import { runAgent } from '../../harness/agent';
 
 const ctx = usePlatform();
 
@@ -42,6 +43,27 @@ describe('Account > Get', () => {
 		const whole = (await ctx.run({ resource: 'account', operation: 'get', simplify: false })).items[0].json;
 		expect(Object.keys(whole).length).toBeGreaterThan(10);
 		expect(whole).toHaveProperty('user.email');
+	});
+
+	it.each(['billing', 'stripe'] as const)("Simplify shows the billing status whichever names the service uses (%s…)", async (names) => {
+		ctx.sim.options.accountBillingNames = names;
+		try {
+			const simplified = (await ctx.run({ resource: 'account', operation: 'get' })).items[0].json;
+			expect(simplified.billingStatus).toBe('active');
+			expect(Object.keys(simplified)).toHaveLength(10);
+			const whole = (await ctx.run({ resource: 'account', operation: 'get', simplify: false })).items[0].json;
+			// The whole answer is the service's, under its own names.
+			expect(whole).toHaveProperty(names === 'stripe' ? 'stripeStatus' : 'billingStatus', 'active');
+			expect(whole).not.toHaveProperty(names === 'stripe' ? 'billingStatus' : 'stripeStatus');
+			const agent = await runAgent({
+				credentials: { scraperPlatformApi: { apiToken: PLATFORM_DEMO_TOKEN, baseUrl: ctx.sim.url } },
+				tools: [{ name: 'Account', nodeType: 'scraperPlatform', parameters: { resource: 'account', operation: 'get', toolOutput: 'selected', toolFields: ['billingSubscriptionId', 'billingStatus'] } }],
+				turns: [[{ tool: 'Account', input: {} }]],
+			});
+			expect(agent.observations[0].output?.[0]).toEqual({ id: expect.any(String), billingSubscriptionId: expect.any(String), billingStatus: 'active' });
+		} finally {
+			ctx.sim.options.accountBillingNames = 'billing';
+		}
 	});
 
 	it("the user's latest API token is masked even when the service sends it whole, at every version", async () => {

@@ -29,6 +29,17 @@ describe('Analytics', () => {
 		);
 	});
 
+	it.each([
+		['a page URL', 'https://Stats.Example.com/shop/item?id=1#top'],
+		['a URL without its scheme', 'stats.example.com/shop'],
+		['an http URL', 'http://stats.example.com'],
+	])('Domain given as %s: its host name is sent, as the vendor\'s clients send it, and counts the same', async (_name, domain) => {
+		const result = await ctx.run({ resource: 'analytics', operation: 'getStatusSummary', domain, startDate: '2020-01-01T00:00:00', endDate: '2099-01-01T00:00:00' });
+		expect(result.error).toBeUndefined();
+		expect(ctx.sim.server.log.last(ROUTES.statuses)?.query.domain).toBe('stats.example.com');
+		expect(result.items[0].json.countAll).toBe(3);
+	});
+
 	it('sends action and token name only when set, and splits rows into items with numbers', async () => {
 		const result = await ctx.run({
 			resource: 'analytics',

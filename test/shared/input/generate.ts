@@ -91,7 +91,7 @@ export function invalidValues(rule: Rule): fc.Arbitrary<Drawn> {
 		case 'domain':
 			return fc.oneof(
 				fc.constantFrom('', '  ').map(typed),
-				fc.domain().chain((d) => fc.constantFrom(`https://${d}`, `http://${d}/`, `${d}/path`)).map(typed),
+				fc.domain().chain((d) => fc.constantFrom(`ftp://${d}`, `https://${d.replace('.', ' ')}`, `${d}_x`, `-${d}`, `https://`)).map(typed),
 				nonText.map(viaExpression),
 			);
 		case 'uuid':
@@ -141,7 +141,7 @@ export function validValues(rule: Rule): fc.Arbitrary<Drawn> | undefined {
 		case 'option':
 			return fc.constantFrom(...rule.values).map(typed);
 		case 'domain':
-			return fc.domain().map(typed);
+			return fc.domain().chain((d) => fc.constantFrom(d, `https://${d}/path?q=1`, `http://${d}`, `${d}/shop`)).map(typed);
 		case 'text':
 			return safeText(fc.string({ minLength: 1, maxLength: 20 })).filter((s) => s.trim() !== '' && !s.includes(',')).map(typed);
 		default:

@@ -31,7 +31,15 @@ export interface PlatformSimulatorOptions {
 	concurrencyLimit?: number;
 	/** Real-time latency (ms) per route name (`PLATFORM_ROUTES`, `METHOD /pattern`); default none. */
 	latencyMs?: Partial<Record<string, number>>;
+	/**
+	 * How the subscription account names its billing fields: `billing` (the interface: `billingSubscriptionId`,
+	 * `billingStatus`) or `stripe` (the real service, public facts "Account fields": `stripeSubscriptionId`,
+	 * `stripeStatus`). Default `billing`.
+	 */
+	accountBillingNames?: AccountBillingNames;
 }
+
+export type AccountBillingNames = 'billing' | 'stripe';
 
 /** The simulator's mutable settings (`sim.options`): requests after a change see it; running bulk jobs keep theirs. */
 export interface PlatformSettings {
@@ -46,6 +54,7 @@ export interface PlatformSettings {
 	concurrencyLimit: number | undefined;
 	/** Real-time latency (ms) per route name; read when a request arrives (edit it or replace the object). */
 	latencyMs: Partial<Record<string, number>>;
+	accountBillingNames: AccountBillingNames;
 }
 
 /** The settings of `options`, defaults filled in. */
@@ -60,6 +69,7 @@ export function platformSettings(options: PlatformSimulatorOptions): PlatformSet
 		bulkStartStatus: options.bulkStartStatus ?? 200,
 		concurrencyLimit: options.concurrencyLimit,
 		latencyMs: { ...(options.latencyMs ?? {}) },
+		accountBillingNames: options.accountBillingNames ?? 'billing',
 	};
 }
 

@@ -183,8 +183,11 @@ export interface SubscriptionAccount {
 	rateLimit: number;
 	/** Seconds. */
 	rateTtl: number;
-	billingSubscriptionId: string;
-	billingStatus: string;
+	/** The interface's names; the real service's are `stripeSubscriptionId` and `stripeStatus` (`accountBillingNames`). */
+	billingSubscriptionId?: string;
+	billingStatus?: string;
+	stripeSubscriptionId?: string;
+	stripeStatus?: string;
 	endsAt: string;
 	isEnterprise: boolean;
 	isAutoRenew: boolean;

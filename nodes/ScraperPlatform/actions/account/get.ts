@@ -1,12 +1,15 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { Operation } from '../../../shared/execution/operation';
-import { readShaping, simplifyProperties, type RecordFields } from '../../../shared/descriptions/simplify';
+import { readSimplify, simplifyProperties, type RecordFields } from '../../../shared/descriptions/simplify';
 import { shownFrom } from '../../../shared/descriptions/collections';
 import { platformRequest } from '../../transport/api';
 import { PLATFORM_VERSIONS } from '../../versions';
 
-/** The subscription account's 13 top-level fields, as the interface lists them; Simplify keeps the plan and its usage. */
+/**
+ * The subscription account's 13 top-level fields, as the interface lists them; Simplify keeps the plan and its usage.
+ * The billing fields go by the interface's neutral names (the real service says `stripe…`, see `billingNamed`).
+ */
 const ACCOUNT_FIELDS: RecordFields = {
 	id: 'id',
 	simplified: ['id', 'tokenLimit', 'tokenUsage', 'quantity', 'rateLimit', 'rateTtl', 'billingStatus', 'endsAt', 'isAutoRenew', 'isEnterprise'],
@@ -25,6 +28,19 @@ function withMaskedToken(account: IDataObject): IDataObject {
 	return { ...account, user: { ...(user as IDataObject), latestApiToken: maskToken((user as IDataObject).latestApiToken) } };
 }
 
+/** The real service's names of the two billing fields (public facts, "Account fields"), by the interface's names. */
+const BILLING_NAMES = { billingSubscriptionId: 'stripeSubscriptionId', billingStatus: 'stripeStatus' } as const;
+
+/**
+ * The account with its billing fields under the interface's names, whichever the service sent, for what Simplify and
+ * an agent's fields pick by those names (the whole answer keeps the service's own names).
+ */
+function billingNamed(account: IDataObject): IDataObject {
+	const named = { ...account };
+	for (const [name, sent] of Object.entries(BILLING_NAMES)) if (named[name] === undefined && named[sent] !== undefined) named[name] = named[sent];
+	return named;
+}
+
 export const accountGet: Operation = {
 	value: 'get',
 	name: 'Get',
@@ -32,9 +48,9 @@ export const accountGet: Operation = {
 	description: 'Get the subscription account of the token: plan limits, usage and rate limit. Proves the token works.',
 	properties: simplifyProperties(ACCOUNT_FIELDS, shownFrom(PLATFORM_VERSIONS.accountSimplify)),
 	async execute(itemIndex, call) {
-		const shaping = this.getNode().typeVersion >= PLATFORM_VERSIONS.accountSimplify ? readShaping(this, itemIndex, ACCOUNT_FIELDS) : undefined;
+		const shaping = this.getNode().typeVersion >= PLATFORM_VERSIONS.accountSimplify ? readSimplify(this, itemIndex, ACCOUNT_FIELDS) : undefined;
 		const response = await platformRequest(call, { method: 'GET', path: '/api/v1/subscription-accounts', idempotent: true }, itemIndex);
 		const account = withMaskedToken(response.data as IDataObject);
-		return [{ json: shaping ? shaping(account) : account }];
+		return [{ json: shaping ? shaping(billingNamed(account)) : account }];
 	},
 };

@@ -1,11 +1,34 @@
 import { additionalFields, optionsCollection } from '../../../shared/descriptions/collections';
 import type { Operation } from '../../../shared/execution/operation';
 import { field } from '../../../shared/input/fields';
+import type { Rule } from '../../../shared/input/fields';
 import { collection, Moved, readFields, Request } from '../../../shared/input/fieldSets';
 import { asRecords, SPLIT_INTO_ITEMS, splitIntoItems } from '../../../shared/output/records';
 import { platformRequest } from '../../transport/api';
 import { FROM_OPTIONS, PLATFORM_VERSIONS } from '../../versions';
 import { dateRangeQuery, END_DATE, START_DATE } from './common';
+
+/** A host name: labels of letters, digits and hyphens, dot-separated, at most 253 characters. */
+const HOST_NAME = /^(?=.{1,253}$)(?!-)[a-z0-9-]{1,63}(\.(?!-)[a-z0-9-]{1,63})*$/;
+
+/**
+ * The domain sent: a domain as typed, or the host name of a page URL (with or without https://), as the vendor's
+ * MCP server and CLI cut it (public facts, "Analytics"); anything else is refused, naming what it is.
+ */
+const domainRule: Rule<string> = (v, value, label) => {
+	const text = v.requiredString(value, label);
+	const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(text)?.[1]?.toLowerCase();
+	const fix = 'Enter a domain such as example.com, or a page URL such as https://www.example.com/shop.';
+	if (scheme !== undefined && scheme !== 'http' && scheme !== 'https') v.fail(label, `"${text}" is not a web address (${scheme}:)`, fix);
+	let host = '';
+	try {
+		host = new URL(scheme ? text : `https://${text}`).hostname;
+	} catch {
+		// Not a URL: refused below, as a host name that is not one.
+	}
+	if (!HOST_NAME.test(host)) v.fail(label, `"${text}" is not a domain`, fix);
+	return host;
+};
 
 const DOMAIN = field(
 	{
@@ -16,12 +39,9 @@ const DOMAIN = field(
 		default: '',
 		placeholder: 'e.g. example.com',
 		description: 'The website domain to report on',
+		hint: 'A page URL is cut to its host name, as the service reads it: https://www.example.com/shop -> www.example.com',
 	},
-	(v, value, label) => {
-		const domain = v.requiredString(value, label);
-		if (/^https?:\/\//i.test(domain) || domain.includes('/')) v.fail(label, `"${domain}" is a URL, not a domain`, 'Enter only the domain, e.g. example.com.');
-		return domain;
-	},
+	domainRule,
 );
 
 const ACTION = field({

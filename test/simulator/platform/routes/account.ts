@@ -6,6 +6,13 @@ import type { PlatformState } from '../state';
 import type { SubscriptionAccount } from '../types';
 import { ok, type Caller, type Guard } from './guard';
 
+/** The billing fields under the names the simulator is set to give (`accountBillingNames`). */
+function billingFields(state: PlatformState, subscriptionId: string, status: string): Pick<SubscriptionAccount, 'billingSubscriptionId' | 'billingStatus' | 'stripeSubscriptionId' | 'stripeStatus'> {
+	return state.options.accountBillingNames === 'stripe'
+		? { stripeSubscriptionId: subscriptionId, stripeStatus: status }
+		: { billingSubscriptionId: subscriptionId, billingStatus: status };
+}
+
 function subscriptionAccount(state: PlatformState, { user }: Caller): SimReply {
 	const account: SubscriptionAccount = {
 		id: user.accountId,
@@ -15,8 +22,7 @@ function subscriptionAccount(state: PlatformState, { user }: Caller): SimReply {
 		quantity: 1,
 		rateLimit: user.rateLimit ?? state.options.rateLimit,
 		rateTtl: user.rateTtl ?? state.options.rateTtl,
-		billingSubscriptionId: user.billingSubscriptionId,
-		billingStatus: user.billingStatus,
+		...billingFields(state, user.billingSubscriptionId, user.billingStatus),
 		endsAt: user.endsAt,
 		isEnterprise: user.isEnterprise,
 		isAutoRenew: user.isAutoRenew,
