@@ -16,6 +16,7 @@ import { bulkStart } from './actions/bulk/start';
 import { manualScraperRerun } from './actions/manualScraper/rerun';
 import { pageFetch } from './actions/page/fetch';
 import { resultGet } from './actions/result/get';
+import { resultGetLatest } from './actions/result/getLatest';
 import { resultGetMany } from './actions/result/getMany';
 import { searchGoogle } from './actions/search/google';
 import { searchBulkJobs, searchResults, searchScrapers } from './methods/listSearch';
@@ -28,7 +29,7 @@ const resources: Resource[] = [
 	{ value: 'bulk', name: 'Bulk', operations: [bulkStart, bulkGet, bulkCancel, bulkCancelAllOfScraper, bulkRetryFailed] },
 	{ value: 'manualScraper', name: 'Manual Scraper', operations: [manualScraperRerun] },
 	{ value: 'page', name: 'Page', operations: [pageFetch] },
-	{ value: 'result', name: 'Result', operations: [resultGet, resultGetMany] },
+	{ value: 'result', name: 'Result', operations: [resultGet, resultGetLatest, resultGetMany] },
 	{ value: 'search', name: 'Search', operations: [searchGoogle] },
 ];
 

@@ -12,7 +12,11 @@ export interface ResultsQuery {
 	dateRangeColumn?: 'createdAt' | 'updatedAt';
 	startAt?: number;
 	endAt?: number;
+	/** `filters[scraperId]`, the vendor's n8n node's filter (public facts, "Latest results of a scraper"). */
+	scraperId?: string;
 }
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const DATE_RANGE_COLUMNS = ['createdAt', 'updatedAt'] as const;
 
@@ -42,6 +46,8 @@ export function parseResultsQuery(query: URLSearchParams, issues: Issues): Resul
 	const endAt = bound('endAt');
 
 	const search = query.get('search') ?? '';
+	const scraperId = query.get('filters[scraperId]') ?? undefined;
+	if (scraperId !== undefined && !UUID.test(scraperId)) issues.add('filters[scraperId]', 'isUuid', 'filters[scraperId] must be a UUID');
 	if (!issues.ok || page === undefined || pageSize === undefined || !sortField || !sortOrder) return undefined;
 	return {
 		page,
@@ -52,6 +58,7 @@ export function parseResultsQuery(query: URLSearchParams, issues: Issues): Resul
 		dateRangeColumn,
 		startAt,
 		endAt,
+		scraperId,
 	};
 }
 
@@ -93,6 +100,7 @@ export function queryResults(results: LiveResult[], q: ResultsQuery): { page: Li
 	const needle = q.search?.toLowerCase();
 	const filtered = results.filter((r) => {
 		if (needle && !searchableText(r).some((text) => text.toLowerCase().includes(needle))) return false;
+		if (q.scraperId !== undefined && r.scraperId !== q.scraperId) return false;
 		if (q.dateRangeColumn) {
 			const at = r[q.dateRangeColumn];
 			if (q.startAt !== undefined && at < q.startAt) return false;

@@ -183,8 +183,7 @@ export interface SubscriptionAccount {
 	rateLimit: number;
 	/** Seconds. */
 	rateTtl: number;
-	/** The interface's names; the real service's are `stripeSubscriptionId` and `stripeStatus` (`accountBillingNames`). */
-	billingSubscriptionId?: string;
+	billingSubscriptionId?: string; // the interface's names; the real service's are stripe… (`accountBillingNames`)
 	billingStatus?: string;
 	stripeSubscriptionId?: string;
 	stripeStatus?: string;
