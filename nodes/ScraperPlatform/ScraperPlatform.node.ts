@@ -40,8 +40,8 @@ export class ScraperPlatform implements INodeType {
 		icon: { light: 'file:../../icons/scraper.svg', dark: 'file:../../icons/scraper.dark.svg' },
 		group: ['transform'],
 		// Each version after 1 changed a stored parameter's shape: versions.ts says which and why.
-		version: [1, 2, 3, 3.1],
-		defaultVersion: 3.1,
+		version: [1, 2, 3, 3.1, 3.2],
+		defaultVersion: 3.2,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
 		description: 'Fetch pages, search Google, create and rerun AI scrapers, run bulk jobs, and read results and analytics',
 		defaults: { name: 'Scraper Platform' },

@@ -12,6 +12,11 @@ export const PLATFORM_VERSIONS = {
 	options: 3,
 	/** Account > Get gained Simplify (on by default); version 3 workflows keep the account's whole answer. */
 	accountSimplify: 3.1,
+	/**
+	 * Search > Google's Return All stops at Max Pages (10 unless raised: each page uses plan tokens); version 3.1
+	 * workflows keep reading until the last page, as they were made to.
+	 */
+	searchCeiling: 3.2,
 } as const;
 
 export const BULK_TRIGGER_VERSIONS = {

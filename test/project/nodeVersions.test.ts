@@ -19,7 +19,7 @@ function node(name: string): INodeType {
 }
 
 /** Each node's versions: 2 brought resource locators, 3 (the two action nodes) moved optional parameters into Options. */
-const VERSIONS: Record<string, number[]> = { scraperPlatform: [1, 2, 3, 3.1], scraperMarketplace: [1, 2, 3], scraperBulkTrigger: [1, 2] };
+const VERSIONS: Record<string, number[]> = { scraperPlatform: [1, 2, 3, 3.1, 3.2], scraperMarketplace: [1, 2, 3], scraperBulkTrigger: [1, 2] };
 
 describe.each(NODES)('%s: versions 1 and 2', (name) => {
 	const type = node(name);

@@ -5,6 +5,7 @@ import { TIMEOUT_MARKER } from '../../simulator/platform/fetch';
 import { SEARCH_ROUTES } from '../../simulator/platform/search';
 import { EMPTY_MARKER, totalResults } from '../../simulator/platform/serp';
 import { useTokenHosts } from '../tokenHosts';
+import type { RunResult } from '../../harness';
 
 /** Scraper Platform > Search > Google with the API token, through n8n's engine against the simulated search host. */
 
@@ -13,6 +14,7 @@ const searchOf = (query: string, extra: IDataObject = {}): IDataObject => ({ res
 afterEach(() => (ctx.searchHost.server.afterHandle = undefined));
 const searches = () => ctx.searchHost.server.log.for(SEARCH_ROUTES.google);
 const bodies = () => searches().map((r) => r.body as IDataObject);
+const hintsOf = (result: RunResult) => (result.run.data.resultData.runData[result.nodeName]?.[0]?.hints ?? []).map((hint) => hint.message);
 
 /** A query with four pages of results, the last one not full (the simulator's results are fixed per query). */
 const QUERY = 'hiking boots';
@@ -130,12 +132,74 @@ describe('results, pages, Return All and Limit', () => {
 		expect(result.items[11].json).toMatchObject({ query: QUERY, page: 2, rank: 12 });
 	});
 
-	it('Return All reads every page until one comes back empty: each result once, in rank order', async () => {
+	it('Return All reads every page and none past the last the answer shows: each result once, in rank order', async () => {
 		const total = totalResults(QUERY);
 		const result = await ctx.run(searchOf(QUERY, { returnAll: true }));
 		expect(result.items.map((i) => i.json.rank)).toEqual(Array.from({ length: total }, (_, i) => i + 1));
-		// The first page is the service's own (no page sent), then 2, 3, ... up to the empty page after the last.
-		expect(bodies().map((b) => b.page)).toEqual([undefined, ...Array.from({ length: Math.ceil(total / 10) }, (_, i) => i + 2)]);
+		// The first page is the service's own (no page sent), then 2, 3 and 4, whose answer says it is the last.
+		expect(bodies().map((b) => b.page)).toEqual([undefined, 2, 3, 4]);
+		expect(hintsOf(result)).toEqual([]);
+	});
+
+	it('an answer that says nothing of its end: Return All reads on to the empty page after the last (one more request)', async () => {
+		ctx.searchHost.paging = 'unmarked';
+		const result = await ctx.run(searchOf(QUERY, { returnAll: true }));
+		expect(result.items).toHaveLength(totalResults(QUERY));
+		expect(bodies().map((b) => b.page)).toEqual([undefined, 2, 3, 4, 5]);
+	});
+
+	it('a page with fewer results than usual proves nothing: the walk goes on while the answer says more follow', async () => {
+		// Google shortens a page it filtered: page 2 comes with 3 of its 10 results, and says more follow.
+		ctx.searchHost.server.afterHandle = (request, reply) => {
+			const body = reply.json as { data: { results: unknown[] } };
+			if ((request.body as IDataObject).page !== 2) return reply;
+			return { ...reply, json: { ...body, data: { ...body.data, results: body.data.results.slice(0, 3) } } };
+		};
+		for (const paging of ['marked', 'unmarked'] as const) {
+			ctx.searchHost.paging = paging;
+			ctx.searchHost.server.log.clear();
+			const result = await ctx.run(searchOf(QUERY, { returnAll: true }));
+			expect(result.items).toHaveLength(totalResults(QUERY) - 7);
+			expect(bodies().map((b) => b.page).slice(0, 4)).toEqual([undefined, 2, 3, 4]);
+		}
+	});
+
+	it.each([
+		['a next-page marker that turns null', (page: number, last: number) => ({ nextPage: page < last ? page + 1 : null })],
+		['a page count', (_page: number, last: number) => ({ pagination: { totalPages: last } })],
+		['a more-flag under pagination', (page: number, last: number) => ({ pagination: { has_more: page < last } })],
+		['a count of results', () => ({ total_results: 32 })],
+	])('%s ends the walk on the last page, with no page more', async (_name, marks) => {
+		ctx.searchHost.paging = 'unmarked';
+		ctx.searchHost.server.afterHandle = (request, reply) => {
+			const body = reply.json as { data: IDataObject };
+			const page = ((request.body as IDataObject).page as number | undefined) ?? 1;
+			return { ...reply, json: { ...body, data: { ...body.data, ...marks(page, 4) } } };
+		};
+		const result = await ctx.run(searchOf(QUERY, { returnAll: true }));
+		expect(result.items).toHaveLength(32);
+		expect(bodies().map((b) => b.page)).toEqual([undefined, 2, 3, 4]);
+	});
+
+	it("Return All stops at Max Pages (10 unless raised) and says more pages were left; version 3.1 reads to the end, as it did", async () => {
+		const capped = await ctx.run(searchOf(QUERY, { returnAll: true, maxPages: 2 }));
+		expect(capped.items).toHaveLength(20);
+		expect(bodies().map((b) => b.page)).toEqual([undefined, 2]);
+		expect(hintsOf(capped)).toEqual([`Read 2 result pages of "${QUERY}", its 'Max Pages': more pages may follow. Raise 'Max Pages' to read them (each page uses plan tokens).`]);
+		ctx.searchHost.server.log.clear();
+		const exact = await ctx.run(searchOf(QUERY, { returnAll: true, maxPages: 4 }));
+		expect(exact.items).toHaveLength(32);
+		expect(hintsOf(exact)).toEqual([]);
+		ctx.searchHost.server.log.clear();
+		const older = await ctx.run(searchOf(QUERY, { returnAll: true, maxPages: 2 }), { typeVersion: 3.1 });
+		expect(older.items).toHaveLength(32);
+		expect(hintsOf(older)).toEqual([]);
+	});
+
+	it.each([0, 101, 2.5])('Max Pages %s is refused naming the field, before any page is read', async (maxPages) => {
+		const result = await ctx.run(searchOf(QUERY, { returnAll: true, maxPages }));
+		expect(result.error?.message).toMatch(/^Invalid 'Max Pages': /);
+		expect(searches()).toHaveLength(0);
 	});
 
 	it('Limit reads no page more than it needs', async () => {

@@ -4,7 +4,7 @@ import { TIMEOUT_MARKER } from './fetch';
 import { errorReply, platformErrorBody } from './errors';
 import type { PlatformSimulator } from './index';
 import type { Caller } from './routes/guard';
-import { aiOverview, serpHtml, serpPage, type SerpAsked } from './serp';
+import { aiOverview, RESULTS_PER_PAGE, serpHtml, serpPage, totalResults, type SerpAsked } from './serp';
 
 /**
  * The Google search with the API token (public facts, "Google search"): `POST {search host}/api/google/serp/v2/sync`
@@ -22,7 +22,14 @@ export interface SearchSimulatorOptions {
 	seed?: string;
 	/** Real-time latency (ms) per route name; read when a request arrives. */
 	latencyMs?: Partial<Record<string, number>>;
+	/**
+	 * Whether a JSON answer says where the results end: `marked` (default) adds `totalResults` and `hasNextPage` to
+	 * `data` (our choice: the public facts show only the result fields); `unmarked` gives the result list alone.
+	 */
+	paging?: SearchPaging;
 }
+
+export type SearchPaging = 'marked' | 'unmarked';
 
 type Parsed = { asked: SerpAsked; format: 'json' | 'html' } | { refused: SimReply };
 
@@ -51,6 +58,9 @@ export function parseSearchBody(req: SimRequest): Parsed {
 export class SearchSimulator extends SimSection {
 	readonly server: SimServer;
 	readonly latencyMs: Partial<Record<string, number>>;
+	/** Mutable: requests after a change see it; `reset()` restores the option's. */
+	paging: SearchPaging;
+	private readonly initialPaging: SearchPaging;
 
 	constructor(
 		private readonly platform: PlatformSimulator,
@@ -58,6 +68,8 @@ export class SearchSimulator extends SimSection {
 	) {
 		super();
 		this.latencyMs = { ...(options.latencyMs ?? {}) };
+		this.paging = options.paging ?? 'marked';
+		this.initialPaging = this.paging;
 		this.server = new SimServer({
 			name: 'search',
 			clock: platform.clock,
@@ -73,6 +85,7 @@ export class SearchSimulator extends SimSection {
 		this.server.log.clear();
 		this.server.faults.clear();
 		for (const route of Object.keys(this.latencyMs)) delete this.latencyMs[route];
+		this.paging = this.initialPaging;
 	}
 
 	private search(req: SimRequest, caller: Caller): SimReply {
@@ -92,6 +105,7 @@ export class SearchSimulator extends SimSection {
 			page: asked.page,
 			...(asked.renderJs ? { aiOverview: aiOverview(asked.query) } : {}),
 			results,
+			...(this.paging === 'marked' ? { totalResults: totalResults(asked.query), hasNextPage: asked.page * RESULTS_PER_PAGE < totalResults(asked.query) } : {}),
 		};
 		return { status: 200, json: { success: true, message: 'Search completed', data, tokenUsage: tokens }, headers: usage };
 	}

@@ -15,8 +15,9 @@ import { decodePage } from '../../transport/pageBody';
 import type { ApiRequest } from '../../../shared/transport/definition';
 import { PLATFORM_API } from '../../transport/api';
 import { SEARCH_HOST } from '../../transport/hosts';
-import { FROM_OPTIONS } from '../../versions';
-import { OUTPUT_AS, resultsOf, searchBody, searchQueryRule } from './googleQuery';
+import { FROM_OPTIONS, PLATFORM_VERSIONS } from '../../versions';
+import { shownFrom } from '../../../shared/descriptions/collections';
+import { isLastPage, OUTPUT_AS, resultsOf, searchBody, searchQueryRule } from './googleQuery';
 import type { SearchRequest } from './googleQuery';
 import type { ExecutionCall } from '../../../shared/execution/call';
 import { SEARCH_FIELDS } from '../../../shared/input/webSearch';
@@ -99,6 +100,18 @@ const SEARCH_OPTIONS = new Request([REGION, LANGUAGE, PAGE, RENDER_JS]);
 /** Return All and Limit, the limit starting at one page of results: every page read uses plan tokens. */
 const limitProperties: INodeProperties[] = returnAllProperties(10);
 
+/** Return All's ceiling, from the version that brought it; earlier workflows read until the end, as they did. */
+const MAX_PAGES = field({
+	displayName: 'Max Pages',
+	name: 'maxPages',
+	type: 'number',
+	typeOptions: { minValue: 1, maxValue: 100, numberPrecision: 0 },
+	default: 10,
+	description: 'With Return All, the most result pages to read (ten results each). Each page uses plan tokens; raise it for more.',
+	hint: 'Each page read uses plan tokens. A notice says so when more pages were left unread.',
+	displayOptions: { show: { ...shownFrom(PLATFORM_VERSIONS.searchCeiling), returnAll: [true] } },
+});
+
 /** One request of the search: never repeated after a 5xx or a lost connection (it uses plan tokens); 429 is retried. */
 function searchRequest(request: SearchRequest, page: number | undefined, format: 'json' | 'html'): ApiRequest {
 	const which = page === undefined ? '' : ` (page ${page})`;
@@ -121,13 +134,25 @@ async function resultPageHtml(call: ExecutionCall, request: SearchRequest, itemI
 	return [{ json: { query: request.query, page: request.page ?? 1, html: text } }];
 }
 
+/** How far a search's pages are read: Return All's ceiling (the last page it may read), and whether it cut the walk. */
+interface SearchWalk {
+	answers: unknown[];
+	wholeAnswer: boolean;
+	lastPage: number;
+	/** Set when the ceiling stopped a walk the answers said (or did not say) had more pages. */
+	cut?: boolean;
+	seen: number;
+}
+
 /**
  * The pages of one search from the first asked for, as a page reader: each page's results with the query and page,
- * the next page while this one had results. `answers` keeps every answer read, for Whole Answer, which also takes an
- * answer without a result list as it is (and reads no further); One Item per Record cannot, and says so.
+ * the next page until an empty page or an answer that says it was the last (`isLastPage`), and never past the walk's
+ * last page. `walk.answers` keeps every answer read, for Whole Answer, which also takes an answer without a result
+ * list as it is (and reads no further); One Item per Record cannot, and says so.
  */
-function searchPages(call: ExecutionCall, request: SearchRequest, itemIndex: number, answers: unknown[], wholeAnswer: boolean): PageReader<IDataObject> {
+function searchPages(call: ExecutionCall, request: SearchRequest, itemIndex: number, walk: SearchWalk): PageReader<IDataObject> {
 	const { ctx } = call;
+	const { answers, wholeAnswer } = walk;
 	return async (page) => {
 		// Unset, the first page is the service's own: `page` is sent from the second page on.
 		const sent = request.page === undefined && page === 1 ? undefined : page;
@@ -148,7 +173,10 @@ function searchPages(call: ExecutionCall, request: SearchRequest, itemIndex: num
 		}
 		answers.push(body ?? {});
 		const records = results.map((record) => ({ query: request.query, page, ...record }));
-		return { records, next: records.length > 0 ? page + 1 : undefined };
+		walk.seen += records.length;
+		const more = records.length > 0 && isLastPage(body, page, walk.seen) !== true;
+		if (more && page >= walk.lastPage) walk.cut = true;
+		return { records, next: more && page < walk.lastPage ? page + 1 : undefined };
 	};
 }
 
@@ -170,7 +198,7 @@ export const searchGoogle: Operation = {
 	// An AI Agent's tool is described by this action ("<action> in Scraper Platform"): what it returns and costs.
 	action: 'Search Google for titles, links and snippets (uses plan tokens)',
 	description: 'Get Google results for search terms or a Google search URL, page by page, with the API token',
-	properties: [QUERY.property, ...limitProperties, ...simplifyProperties(RESULT_FIELDS, FROM_OPTIONS), OPTIONS.property],
+	properties: [QUERY.property, ...limitProperties, MAX_PAGES.property, ...simplifyProperties(RESULT_FIELDS, FROM_OPTIONS), OPTIONS.property],
 	parallel: true,
 	async execute(itemIndex, call) {
 		const values = readFields(this, itemIndex, [QUERY, OPTIONS]);
@@ -179,12 +207,18 @@ export const searchGoogle: Operation = {
 		const { limit } = readListingLimit(this, itemIndex, undefined);
 		const shape = readShaping(this, itemIndex, RESULT_FIELDS);
 		if (outputAs === 'html') return await resultPageHtml(call, request, itemIndex);
-		const answers: unknown[] = [];
+		const first = request.page ?? 1;
+		const ceiling = limit === Infinity && this.getNode().typeVersion >= PLATFORM_VERSIONS.searchCeiling ? MAX_PAGES.read(this, itemIndex) : Infinity;
+		const search: SearchWalk = { answers: [], wholeAnswer: outputAs !== 'results', lastPage: first + ceiling - 1, seen: 0 };
 		const walk = listingWalk(this, itemIndex, `the Google result list for "${request.query}"`, resultKey);
-		const records = await collectRecords(searchPages(call, request, itemIndex, answers, outputAs !== 'results'), request.page ?? 1, limit, walk);
+		const records = await collectRecords(searchPages(call, request, itemIndex, search), first, limit, walk);
+		if (search.cut) {
+			const message = `Read ${ceiling} result pages of "${request.query}", its '${MAX_PAGES.label}': more pages may follow. Raise '${MAX_PAGES.label}' to read them (each page uses plan tokens).`;
+			this.addExecutionHints({ message, type: 'warning', location: 'outputPane' });
+		}
 		if (outputAs === 'results') return records.map((record) => ({ json: shape(record) }));
 		// Whole Answer: the pages that brought results (the first one when none did), as the service answered them.
-		const answered = answers.filter((answer) => (resultsOf(answer) ?? []).length > 0);
-		return (answered.length > 0 ? answered : answers.slice(0, 1)).map((answer) => ({ json: answerJson(answer) }));
+		const answered = search.answers.filter((answer) => (resultsOf(answer) ?? []).length > 0);
+		return (answered.length > 0 ? answered : search.answers.slice(0, 1)).map((answer) => ({ json: answerJson(answer) }));
 	},
 };

@@ -75,3 +75,35 @@ export function resultsOf(answer: unknown): IDataObject[] | undefined {
 	const list = findList(answer, RESULT_LISTS) ?? findList(data, RESULT_LISTS);
 	return list === undefined ? undefined : asRecords(list);
 }
+
+/** Where an answer may say how its pages go on: the answer, its `data`, and their `pagination` or `meta`. */
+function pagingPlaces(answer: unknown): IDataObject[] {
+	const isObject = (value: unknown): value is IDataObject => value !== null && typeof value === 'object' && !Array.isArray(value);
+	const tops = [answer, isObject(answer) ? answer.data : undefined].filter(isObject);
+	return tops.flatMap((top) => [top, top.pagination, top.meta].filter(isObject));
+}
+
+const MORE_FLAGS = ['hasNextPage', 'has_next_page', 'hasMore', 'has_more'];
+const NEXT_MARKERS = ['nextPage', 'next_page', 'next'];
+const PAGE_COUNTS = ['totalPages', 'total_pages', 'totalPage'];
+const RESULT_COUNTS = ['totalResults', 'total_results'];
+
+/**
+ * What one answered page says of the pages after it: `true` when it is the last, `false` when more follow, undefined
+ * when it says nothing (then only an empty page ends the search: a page with fewer results than usual proves nothing,
+ * Google shortens pages it filtered). It reads a more-flag, a next-page marker, a page count, or a count of results
+ * compared with the `seen` results read so far, wherever the answer keeps them.
+ */
+export function isLastPage(answer: unknown, page: number, seen: number): boolean | undefined {
+	for (const place of pagingPlaces(answer)) {
+		const flag = MORE_FLAGS.find((key) => typeof place[key] === 'boolean');
+		if (flag) return place[flag] === false;
+		const marker = NEXT_MARKERS.find((key) => key in place);
+		if (marker) return [null, undefined, '', false].includes(place[marker] as never);
+		const pages = PAGE_COUNTS.map((key) => place[key]).find((value): value is number => typeof value === 'number');
+		if (pages !== undefined) return page >= pages;
+		const results = RESULT_COUNTS.map((key) => place[key]).find((value): value is number => typeof value === 'number');
+		if (results !== undefined) return seen >= results;
+	}
+	return undefined;
+}
