@@ -52,15 +52,16 @@ export interface OutputChoice {
 export class RecordOutput {
 	readonly split: Field<boolean>;
 	private readonly legacy: Collection;
-	private readonly options: Collection;
+	/** Options from version 3: Split Into Items and the operation's own options (`optionFields`), sorted by label. */
+	readonly options: Collection;
 
-	constructor(splitDescription: string) {
+	constructor(splitDescription: string, optionFields: ReadonlyArray<Field<unknown, unknown>> = []) {
 		this.split = SPLIT_INTO_ITEMS.with({ description: splitDescription });
 		this.legacy = collection(
 			(options) => ({ displayName: 'Output', name: 'output', type: 'collection', placeholder: 'Add Option', default: {}, options, displayOptions: { show: BEFORE_OPTIONS } }),
 			[LEGACY_SIMPLIFY, this.split],
 		);
-		this.options = collection((options) => optionsCollection(options, { displayOptions: { show: FROM_OPTIONS } }), [this.split]);
+		this.options = collection((options) => optionsCollection(options, { displayOptions: { show: FROM_OPTIONS } }), [this.split, ...optionFields]);
 	}
 
 	get properties(): INodeProperties[] {

@@ -2,6 +2,7 @@ import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import type { ExecutionCall } from '../../shared/execution/call';
 import type { StartedWork } from '../../shared/execution/unknownOutcome';
+import { withoutSecrets } from '../../shared/execution/errors';
 import { platformRequest } from '../transport/api';
 import { ID_KINDS } from '../transport/vocabulary';
 import { resultOutput } from './common';
@@ -16,6 +17,8 @@ export interface ScraperRun {
 	scraperId?: string;
 	/** The rerun endpoints refuse a request without `accept: application/json`. */
 	acceptJson?: boolean;
+	/** Values the run sends that must never reach an error (a proxy URL with its password). */
+	secrets?: readonly string[];
 }
 
 /** Where a run whose answer was lost shows up: its result record, newest first in the results list. */
@@ -25,9 +28,13 @@ function runStarted(run: ScraperRun): StartedWork {
 		: { what: `the run of scraper "${run.scraperId}"`, check: `Look for its result with ${lookForResults(run.scraperId)}` };
 }
 
+/** A browser run's answer gets five minutes, or the run's own Timeout plus a minute when that is longer. */
+const DEADLINE_MS = 300_000;
+const DEADLINE_MARGIN_MS = 60_000;
+
 /**
  * Sends a scraper run (create or rerun) and outputs its result record as the user chose. A run may have started when
- * a request fails, so it is never repeated, and a browser run gets five minutes to answer.
+ * a request fails, so it is never repeated.
  */
 export async function runScraper(call: ExecutionCall, run: ScraperRun, itemIndex: number): Promise<INodeExecutionData[]> {
 	const response = await platformRequest(
@@ -40,9 +47,11 @@ export async function runScraper(call: ExecutionCall, run: ScraperRun, itemIndex
 			idempotent: false,
 			subject: { kind: ID_KINDS.scraper, id: run.scraperId },
 			started: runStarted(run),
-			timeoutMs: 300_000,
+			timeoutMs: typeof run.body.timeout === 'number' ? Math.max(DEADLINE_MS, run.body.timeout * 1000 + DEADLINE_MARGIN_MS) : DEADLINE_MS,
 		},
 		itemIndex,
-	);
+	).catch((error: Error) => {
+		throw withoutSecrets(error, run.secrets ?? []);
+	});
 	return resultOutput(response.data, run.output, itemIndex);
 }

@@ -210,3 +210,25 @@ export function apiError(node: INode, failure: ApiFailure): NodeApiError {
 		body && typeof body === 'object' && !Array.isArray(body) ? (body as JsonObject) : { body: String(body ?? '') };
 	return nodeApiError(node, errorBody, { message, description, httpCode: String(status), itemIndex });
 }
+
+/** A text with each secret replaced by a mask. */
+function masked(text: string, secrets: readonly string[]): string {
+	return secrets.reduce((out, secret) => (secret === '' ? out : out.split(secret).join('••••')), text);
+}
+
+/**
+ * The error with every secret the request carried (a proxy URL with its password) masked wherever n8n shows or keeps
+ * it: the message, the description, the service's answer the error holds and the node's parameters. A service that echoes a request field
+ * in its reply must not bring it into the execution log.
+ */
+export function withoutSecrets<E extends Error>(error: E, secrets: readonly string[]): E {
+	if (secrets.length === 0) return error;
+	const held = error as unknown as Record<string, unknown>;
+	// `node` is n8n's copy of the node (its parameters hold the value as entered), made for this error.
+	for (const key of ['message', 'description', 'messages', 'errorResponse', 'cause', 'context', 'node']) {
+		const value = held[key];
+		if (typeof value === 'string') held[key] = masked(value, secrets);
+		else if (value !== null && typeof value === 'object' && !(value instanceof Error)) held[key] = JSON.parse(masked(JSON.stringify(value), secrets)) as unknown;
+	}
+	return error;
+}

@@ -20,7 +20,7 @@ const maxPages = (description: string) =>
 		description,
 	});
 
-const LISTING_MAX_PAGES = maxPages('How many listing pages to follow at most (1 to 1000)');
+export const LISTING_MAX_PAGES = maxPages('How many listing pages to follow at most (1 to 1000)');
 
 const MAX_DEPTH = field({
 	displayName: 'Max Depth',
@@ -31,7 +31,7 @@ const MAX_DEPTH = field({
 	description: 'How many links deep to follow from the URL (0 to 5; 0 is the URL alone)',
 });
 
-const MAP_MAX_PAGES = maxPages('How many pages to visit at most (1 to 1000)');
+export const MAP_MAX_PAGES = maxPages('How many pages to visit at most (1 to 1000)');
 
 const RESULT_LIMIT = field({
 	displayName: 'Limit',

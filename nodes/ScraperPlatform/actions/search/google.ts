@@ -1,6 +1,6 @@
 import type { IDataObject, INodeExecutionData, INodeProperties, JsonObject } from 'n8n-workflow';
 
-import { optionsCollection } from '../../../shared/descriptions/collections';
+import { optionsCollection, shownFrom } from '../../../shared/descriptions/collections';
 import { nodeApiError } from '../../../shared/execution/errors';
 import { LIMIT, readListingLimit, RETURN_ALL, returnAllProperties } from '../../../shared/descriptions/listing';
 import type { Operation } from '../../../shared/execution/operation';
@@ -16,7 +16,6 @@ import type { ApiRequest } from '../../../shared/transport/definition';
 import { PLATFORM_API } from '../../transport/api';
 import { SEARCH_HOST } from '../../transport/hosts';
 import { FROM_OPTIONS, PLATFORM_VERSIONS } from '../../versions';
-import { shownFrom } from '../../../shared/descriptions/collections';
 import { isLastPage, OUTPUT_AS, resultsOf, searchBody, searchQueryRule } from './googleQuery';
 import type { SearchRequest } from './googleQuery';
 import type { ExecutionCall } from '../../../shared/execution/call';

@@ -4,6 +4,7 @@
  */
 import type { SimReply, SimRequest } from '../../core/http';
 import type { SimServer } from '../../core/server';
+import { readAiRerunOptions, readManualRerunOptions, readRerunMapOptions, type RerunEffects } from '../rerunOptions';
 import { exampleCode, exampleOutput, type MapOptions } from '../agents';
 import type { PlatformUser } from '../accounts';
 import { SCREENSHOT_BASE64, renderHtml, renderMarkdown, scrapeCost } from '../content';
@@ -13,7 +14,7 @@ import { MAP_DEFAULTS, pageCurl, scrape } from '../scrape';
 import type { PlatformState, ScraperKind } from '../state';
 import { detailRecord, live, omit, type StoredResult } from '../store';
 import type { AiExampleData, CreateAndRunRecord } from '../types';
-import { Issues, bodyObject, optionalPositiveInteger, optionalRegex, requireHttpUrl, requireUuid } from '../validation';
+import { Issues, bodyObject, optionalRegex, requireHttpUrl, requireUuid } from '../validation';
 import { header, ok, type Caller, type Guard } from './guard';
 
 /** True when the accept header lists `application/json` (parameters such as q are ignored). */
@@ -100,23 +101,39 @@ function createAndRun(state: PlatformState, req: SimRequest, caller: Caller): Si
 	return ok('Scraper created and run successfully', response);
 }
 
-function readRerunBody(body: Record<string, unknown>, issues: Issues, kind: ScraperKind): { scraperId: string; url: string; map: Partial<MapOptions> } | undefined {
+interface RerunInput {
+	scraperId: string;
+	url: string;
+	map: Partial<MapOptions>;
+	effects: RerunEffects;
+}
+
+function readRerunBody(body: Record<string, unknown>, issues: Issues, kind: ScraperKind): RerunInput | undefined {
 	const scraperId = requireUuid(issues, body, 'scraperId');
 	const url = requireHttpUrl(issues, body, 'url');
 	// The map options are the AI rerun's only; the manual rerun ignores them as unknown fields. Only those sent.
 	const map: Partial<MapOptions> = {};
 	if (kind === 'ai') {
-		const sent = {
-			maxDepth: optionalPositiveInteger(issues, body, 'maxDepth'),
-			maxPages: optionalPositiveInteger(issues, body, 'maxPages'),
-			limit: optionalPositiveInteger(issues, body, 'limit'),
-			includePatterns: optionalRegex(issues, body, 'includePatterns'),
-			excludePatterns: optionalRegex(issues, body, 'excludePatterns'),
-		};
-		for (const [key, value] of Object.entries(sent)) if (value !== undefined) Object.assign(map, { [key]: value });
+		Object.assign(map, readRerunMapOptions(issues, body));
+		for (const field of ['includePatterns', 'excludePatterns'] as const) {
+			const pattern = optionalRegex(issues, body, field);
+			if (pattern !== undefined) map[field] = pattern;
+		}
 	}
+	const effects = kind === 'ai' ? readAiRerunOptions(issues, body) : readManualRerunOptions(issues, body);
 	if (scraperId === undefined || url === undefined) return undefined;
-	return { scraperId, url, map };
+	return { scraperId, url, map, effects };
+}
+
+/** What a rerun's options change in its record: HTML left out, Markdown, a screenshot, the site's cookies. */
+function withEffects(record: ReturnType<typeof detailRecord>, url: string, effects: RerunEffects): Record<string, unknown> {
+	return {
+		...record,
+		...(effects.html === false ? { htmlContent: '' } : {}),
+		...(effects.markdown ? { markdown: renderMarkdown(url) } : {}),
+		...(effects.screenshot ? { screenshot: SCREENSHOT_BASE64 } : {}),
+		...(effects.returnCookies ? { cookies: [{ name: 'session', value: 'sim', domain: new URL(url).hostname }] } : {}),
+	};
 }
 
 /**
@@ -137,7 +154,7 @@ function rerun(state: PlatformState, req: SimRequest, caller: Caller, kind: Scra
 	// The crawl the scraper was created with, then what this rerun sends.
 	const map: MapOptions = { ...mapOptionsOf(scraper.createOptions, MAP_DEFAULTS), ...input.map };
 	const stored = scrape(state, caller, scraper, input.url, kind === 'ai' ? 'Rerun-AI' : 'Rerun-Manual', state.clock.now(), map);
-	return ok('Scraper rerun successfully', detailRecord(live(stored, state.clock.now())), state.options.rerunStatus);
+	return ok('Scraper rerun successfully', withEffects(detailRecord(live(stored, state.clock.now())), input.url, input.effects), state.options.rerunStatus);
 }
 
 export function registerScraperRoutes(server: SimServer, guard: Guard, state: PlatformState): void {
