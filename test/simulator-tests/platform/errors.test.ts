@@ -237,8 +237,8 @@ describe('platform simulator: documented errors', () => {
 			await expect422(
 				'POST',
 				'/api/v1/scrapers-ai-rerun',
-				{ scraperId: 'abc', url: 'https://a.example.com/', maxDepth: 0, maxPages: 1.5, limit: '10', includePatterns: '([', excludePatterns: '*' },
-				['scraperId:isUuid', 'maxDepth:isPositiveInteger', 'maxPages:isPositiveInteger', 'limit:isPositiveInteger', 'includePatterns:isRegex', 'excludePatterns:isRegex'],
+				{ scraperId: 'abc', url: 'https://a.example.com/', maxDepth: 6, maxPages: 1.5, limit: '10', includePatterns: '([', excludePatterns: '*' },
+				['scraperId:isUuid', 'maxDepth:isIntInRange', 'maxPages:isIntInRange', 'limit:isIntInRange', 'includePatterns:isRegex', 'excludePatterns:isRegex'],
 			);
 			await expect422('POST', '/api/v1/scrapers-ai-rerun', undefined, ['body:isJson'], 'scraperId=1');
 			// A manual scraper cannot be rerun as an AI scraper.
