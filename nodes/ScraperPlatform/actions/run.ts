@@ -22,7 +22,7 @@ export interface ScraperRun {
 }
 
 /** Where a run whose answer was lost shows up: its result record, newest first in the results list. */
-function runStarted(run: ScraperRun): StartedWork {
+function runStarted(run: Omit<ScraperRun, 'output'>): StartedWork {
 	return run.scraperId === undefined
 		? { what: 'the AI scraper and its first run', check: `Look for it with ${lookForResults()}` }
 		: { what: `the run of scraper "${run.scraperId}"`, check: `Look for its result with ${lookForResults(run.scraperId)}` };
@@ -32,11 +32,8 @@ function runStarted(run: ScraperRun): StartedWork {
 const DEADLINE_MS = 300_000;
 const DEADLINE_MARGIN_MS = 60_000;
 
-/**
- * Sends a scraper run (create or rerun) and outputs its result record as the user chose. A run may have started when
- * a request fails, so it is never repeated.
- */
-export async function runScraper(call: ExecutionCall, run: ScraperRun, itemIndex: number): Promise<INodeExecutionData[]> {
+/** Sends a scraper run (create or rerun) and gives its result record. A run may have started when a request fails, so it is never repeated. */
+export async function sendRun(call: ExecutionCall, run: Omit<ScraperRun, 'output'>, itemIndex: number): Promise<IDataObject> {
 	const response = await platformRequest(
 		call,
 		{
@@ -53,5 +50,10 @@ export async function runScraper(call: ExecutionCall, run: ScraperRun, itemIndex
 	).catch((error: Error) => {
 		throw withoutSecrets(error, run.secrets ?? []);
 	});
-	return resultOutput(response.data, run.output, itemIndex);
+	return response.data as IDataObject;
+}
+
+/** Sends a scraper run and outputs its result record as the user chose. */
+export async function runScraper(call: ExecutionCall, run: ScraperRun, itemIndex: number): Promise<INodeExecutionData[]> {
+	return resultOutput(await sendRun(call, run, itemIndex), run.output, itemIndex);
 }

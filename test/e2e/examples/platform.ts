@@ -18,11 +18,13 @@ export function expectExample1(run: N8nRun, sim: RunningSimulator): void {
 	expect(create[0].headers['x-api-token']).toBe(PLATFORM_DEMO_TOKEN);
 	expect(create[0].body).toEqual({
 		url: 'https://shop.example.com/products',
-		// The instruction under both names, the interface's and the vendor clients'.
+		// The instruction and the agent under both names, the interface's and the vendor clients'.
 		prompt: 'Extract every product with its name, price and product page URL',
 		message: 'Extract every product with its name, price and product page URL',
 		agent: 'listing',
+		graph: 'listing',
 	});
+	expect(create[0].headers.accept).toBe('application/json');
 	const rerun = log.for('POST /api/v1/scrapers-ai-rerun');
 	expect(rerun).toHaveLength(1);
 	expect(rerun[0].body).toEqual({ scraperId: created[0].json.scraperId, url: 'https://shop.example.com/products?page=2' });

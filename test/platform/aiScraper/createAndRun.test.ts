@@ -1,5 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { PRESET_PROMPTS } from '../../../nodes/ScraperPlatform/actions/aiScraper/presets';
 import { PLATFORM_DEMO_TOKEN } from '../../simulator/platform';
 import { createScraper, ROUTES, usePlatform } from '../helpers';
 
@@ -22,7 +23,10 @@ describe('AI Scraper > Create and Run', () => {
 			prompt: 'Extract every product with name and price',
 			message: 'Extract every product with name and price',
 			agent: 'general',
+			graph: 'general',
 		});
+		// Every client of the service sends it on create.
+		expect(requests[0].headers.accept).toBe('application/json');
 		expect(record.type).toBe('AI');
 		expect(typeof record.scraperId).toBe('string');
 		expect(typeof record.runtime).toBe('string');
@@ -46,6 +50,7 @@ describe('AI Scraper > Create and Run', () => {
 			prompt: 'Titles',
 			message: 'Titles',
 			agent: 'listing',
+			graph: 'listing',
 			proxyCountry: 'de',
 		});
 	});
@@ -86,14 +91,14 @@ describe('Create and Run: the instruction', () => {
 	it('the Map agent gets neither, and the service accepts it', async () => {
 		const result = await create({ agent: 'map' });
 		expect(result.error).toBeUndefined();
-		expect(sentBody()).toEqual({ url: 'https://docs.example.com/', agent: 'map' });
+		expect(sentBody()).toEqual({ url: 'https://docs.example.com/', agent: 'map', graph: 'map' });
 		expect(ctx.sim.getScraper(String(result.items[0].json.scraperId))).toMatchObject({ agent: 'map', prompt: undefined });
 	});
 
 	it('a prompt or proxy country left from another agent is not sent to the Map agent (the editor hides them)', async () => {
 		const result = await create({ agent: 'map', prompt: 'Every page', additionalFields: { proxyCountry: 'de' } });
 		expect(result.error).toBeUndefined();
-		expect(sentBody()).toEqual({ url: 'https://docs.example.com/', agent: 'map' });
+		expect(sentBody()).toEqual({ url: 'https://docs.example.com/', agent: 'map', graph: 'map' });
 	});
 
 	it.each([
@@ -117,7 +122,7 @@ describe('Create and Run: the agents\' options', () => {
 	it('Listing: Max Pages is sent when added, and recorded by the service', async () => {
 		const result = await create({ agent: 'listing', prompt: 'Products', listingOptions: { maxPages: 3 } });
 		expect(result.error).toBeUndefined();
-		expect(sentBody()).toEqual({ url: 'https://docs.example.com/', prompt: 'Products', message: 'Products', agent: 'listing', maxPages: 3 });
+		expect(sentBody()).toEqual({ url: 'https://docs.example.com/', prompt: 'Products', message: 'Products', agent: 'listing', graph: 'listing', maxPages: 3 });
 		expect(ctx.sim.getScraper(String(result.items[0].json.scraperId))?.createOptions).toEqual({ maxPages: 3 });
 	});
 
@@ -126,7 +131,7 @@ describe('Create and Run: the agents\' options', () => {
 		const result = await create({ agent: 'map', mapOptions, simplify: false });
 		expect(result.error).toBeUndefined();
 		const expected = { maxDepth: 1, maxPages: 4, limit: 3, includePatterns: 'docs', excludePatterns: '/tag/' };
-		expect(sentBody()).toEqual({ url: 'https://docs.example.com/', agent: 'map', ...expected });
+		expect(sentBody()).toEqual({ url: 'https://docs.example.com/', agent: 'map', graph: 'map', ...expected });
 		expect((result.items[0].json.data as IDataObject).options).toEqual(expected);
 		const rerun = await ctx.run({ resource: 'aiScraper', operation: 'rerun', scraperId: result.items[0].json.scraperId, url: 'https://docs.example.com/' });
 		const pages = rerun.items[0].json.data as string[];
@@ -145,7 +150,7 @@ describe('Create and Run: the agents\' options', () => {
 	])('Map: %s = %p alone is sent as %s, nothing else; the service accepts it', async (name, value, field, sent) => {
 		const result = await create({ agent: 'map', mapOptions: { [name]: value } });
 		expect(result.error).toBeUndefined();
-		expect(sentBody()).toEqual({ url: 'https://docs.example.com/', agent: 'map', [field]: sent });
+		expect(sentBody()).toEqual({ url: 'https://docs.example.com/', agent: 'map', graph: 'map', [field]: sent });
 		expect(ctx.sim.server.log.last(ROUTES.createAndRun)?.status).toBe(200);
 	});
 
@@ -186,6 +191,39 @@ describe('Create and Run: the agents\' options', () => {
 	])('%s: %s.%s = %p is refused naming %s before any request', async (agent, collection, name, value, label) => {
 		const result = await create({ agent, prompt: agent === 'map' ? '' : 'Titles', [collection]: { [name]: value } });
 		expect(result.error?.message).toMatch(new RegExp(`^Invalid '${label}'`));
+		expect(ctx.sim.server.log.count()).toBe(0);
+	});
+});
+
+describe("AI Scraper > Create and Run: presets and the vendor node's names", () => {
+	it.each(Object.entries(PRESET_PROMPTS))('Preset %s: its own prompt as prompt and message, the General agent as agent and graph', async (preset, prompt) => {
+		const result = await create({ preset });
+		expect(result.error).toBeUndefined();
+		expect(sentBody()).toEqual({ url: 'https://docs.example.com/', prompt, message: prompt, agent: 'general', graph: 'general' });
+		// The fields a sheet wants, named in camelCase, and never invented.
+		expect(prompt).toMatch(/with the fields [a-z]+[A-Za-z]*, /);
+		expect(prompt).toContain('leave a field empty when the page does not show it');
+	});
+
+	it('a preset with a prompt: the prompt adds to it', async () => {
+		await create({ preset: 'product', prompt: 'Only products in stock.' });
+		expect(sentBody()?.message).toBe(`${PRESET_PROMPTS.product}\n\nOnly products in stock.`);
+	});
+
+	it('Mode is sent as the vendor node sends it, only when added, for the General agent', async () => {
+		await create({ prompt: 'Titles', additionalFields: { mode: 'Cheap' } });
+		expect(sentBody()).toEqual({ url: 'https://docs.example.com/', prompt: 'Titles', message: 'Titles', agent: 'general', graph: 'general', mode: 'Cheap' });
+	});
+
+	it.each([
+		['a preset for the Listing agent', { agent: '={{ "listing" }}', prompt: 'Titles', preset: 'hotel' }, /^Invalid 'Preset': presets are for the General agent, and the agent is listing/],
+		['Mode for the Listing agent from an expression', { agent: '={{ "listing" }}', prompt: 'Titles', additionalFields: { mode: 'Super' } }, /^Invalid 'Mode': it is for the General agent, and the agent is listing/],
+		['a preset that is none of the ten', { preset: 'recipe' }, /^Invalid 'Preset': "recipe" is not one of/],
+		['no preset and no prompt', { preset: 'none' }, /^Invalid 'Prompt': it is required/],
+	])('%s is refused naming the field, nothing sent', async (_name, parameters, message) => {
+		ctx.sim.server.log.clear();
+		const result = await create(parameters);
+		expect(result.error?.message).toMatch(message);
 		expect(ctx.sim.server.log.count()).toBe(0);
 	});
 });

@@ -30,6 +30,18 @@ describe('platform simulator: create options (scrapers-ai)', () => {
 	};
 	const url = 'https://docs.example.com/';
 
+	it("takes the agent as agent, as graph (the vendor's n8n node's name) or both when they agree; mode for the general agent", async () => {
+		for (const body of [{ agent: 'listing' }, { graph: 'listing' }, { agent: 'listing', graph: 'listing' }]) {
+			const res = await create({ url, message: 'Titles', ...body });
+			expect(res.status).toBe(200);
+			expect(ctx.sim.getScraper(res.body.data.scraperId)?.agent).toBe('listing');
+		}
+		expect(await issues({ url, message: 'Titles', agent: 'listing', graph: 'general' })).toEqual(['graph:equals']);
+		expect((await create({ url, message: 'Titles', mode: 'Cheap' })).status).toBe(200);
+		expect(await issues({ url, message: 'Titles', mode: 'cheap' })).toEqual(['mode:isIn']);
+		expect(await issues({ url, message: 'Titles', agent: 'listing', mode: 'Super' })).toEqual(['mode:notForAgent']);
+	});
+
 	it('takes the instruction as prompt, as message (the vendor clients\' name) or both when they are the same text', async () => {
 		for (const body of [{ prompt: 'Titles' }, { message: 'Titles' }, { prompt: 'Titles', message: 'Titles' }]) {
 			const res = await create({ url, ...body });

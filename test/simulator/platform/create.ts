@@ -18,6 +18,8 @@ export interface CreateInput {
 	/** Which of the two names carried it, as recorded on the scraper. */
 	sentAs: Array<'prompt' | 'message'>;
 	proxyCountry?: string;
+	/** The general agent's mode, as the vendor's n8n node sends it (`Super` or `Cheap`); absent when not sent. */
+	mode?: 'Super' | 'Cheap';
 	/** Only the options the client sent. */
 	options: CreateOptions;
 }
@@ -77,7 +79,13 @@ function readOptions(body: Record<string, unknown>, issues: Issues, agent: AiAge
 /** The create body checked field by field (every issue listed in one 422); undefined when any is invalid. */
 export function readCreateBody(body: Record<string, unknown>, issues: Issues): CreateInput | undefined {
 	const url = requireHttpUrl(issues, body, 'url');
-	const agent = optionalEnum(issues, body, 'agent', AI_AGENTS) ?? 'general';
+	// The vendor's n8n node names the agent `graph`, its other clients `agent`: either, and both only when they agree.
+	const graph = optionalEnum(issues, body, 'graph', AI_AGENTS);
+	const named = optionalEnum(issues, body, 'agent', AI_AGENTS);
+	if (graph !== undefined && named !== undefined && graph !== named) issues.add('graph', 'equals', 'graph must name the same agent as agent');
+	const agent = named ?? graph ?? 'general';
+	const mode = optionalEnum(issues, body, 'mode', ['Super', 'Cheap'] as const);
+	if (mode !== undefined && agent !== 'general') notForAgent(issues, 'mode', agent);
 	let instruction: { text?: string; sentAs: CreateInput['sentAs'] } = { sentAs: [] };
 	let proxyCountry: string | undefined;
 	if (agent === 'map') {
@@ -88,7 +96,7 @@ export function readCreateBody(body: Record<string, unknown>, issues: Issues): C
 	}
 	const options = readOptions(body, issues, agent);
 	if (!issues.ok || url === undefined) return undefined;
-	return { url, agent, instruction: instruction.text, sentAs: instruction.sentAs, proxyCountry, options };
+	return { url, agent, instruction: instruction.text, sentAs: instruction.sentAs, proxyCountry, mode, options };
 }
 
 /** The crawl a map scraper was created with: the interface's rerun defaults where the create left an option out. */

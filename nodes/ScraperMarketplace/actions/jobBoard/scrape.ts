@@ -3,7 +3,7 @@ import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 import { optionsCollection } from '../../../shared/descriptions/collections';
 import { marketplaceRequest } from '../../transport/api';
 import { FROM_OPTIONS, MARKETPLACE_VERSIONS } from '../../versions';
-import { jsonSchemaRule } from './jsonSchema';
+import { jsonSchemaRule } from '../../../shared/input/jsonSchema';
 import type { Operation } from '../../../shared/execution/operation';
 import { asRecords, findList } from '../../../shared/output/records';
 import { field, rules, validatorFor } from '../../../shared/input/fields';
@@ -64,7 +64,7 @@ const SCHEMA = field(
 		description: 'A JSON Schema of the output. A type "object" needs "properties"; a type "array" needs "items"; at most 16 levels deep. The records go in the first list (here "jobs").',
 	},
 	// Paths in its messages start at its request key, as the service's own errors name them (`schema.type`).
-	jsonSchemaRule('schema'),
+	jsonSchemaRule('schema', 'one job'),
 );
 
 const MIN = field({

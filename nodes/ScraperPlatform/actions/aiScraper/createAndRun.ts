@@ -6,8 +6,11 @@ import { field, isEmpty, parameter, rules, validatorFor } from '../../../shared/
 import { collection, readFields, Request } from '../../../shared/input/fieldSets';
 import type { InputValidator } from '../../../shared/input/validation';
 import { AI_AGENTS } from '../../transport/vocabulary';
-import { RecordOutput, SCRAPE_URL } from '../common';
-import { runScraper } from '../run';
+import { RecordOutput, resultOutput, SCRAPE_URL } from '../common';
+import { sendRun } from '../run';
+import { checkedOutput, NOT_MATCHING, OUTPUT_SCHEMA, withSchema } from './outputSchema';
+import { instructionOf, PRESET } from './presets';
+import type { Preset } from './presets';
 import { AGENT_OPTION_KEYS, LISTING_OPTION_FIELDS, listingOptions, MAP_OPTION_FIELDS, mapOptions } from './agentOptions';
 
 /** The Map agent takes no instruction and no proxy country; each agent's options show only for it (agentOptions.ts). */
@@ -42,7 +45,7 @@ const PROMPT = field({
 	typeOptions: { rows: 4 },
 	default: '',
 	placeholder: 'e.g. Extract every product with its name, price and rating',
-	description: 'What to extract, in plain language. Required for the General and Listing agents.',
+	description: 'What to extract, in plain language. Required for the General and Listing agents, unless a Preset says it.',
 	hint: 'The first run gives sample output only: keep the scraperId it returns and use Rerun for full results',
 	displayOptions: { show: WITH_INSTRUCTION },
 });
@@ -62,19 +65,34 @@ const PROXY_COUNTRY = field(
 	rules.countryCode,
 );
 
-const ADDITIONAL = collection((options) => additionalFields(options, { displayOptions: { show: WITH_INSTRUCTION } }), [PROXY_COUNTRY]);
+const MODE = field({
+	displayName: 'Mode',
+	name: 'mode',
+	type: 'options',
+	default: 'Super',
+	options: [
+		{ name: 'Cheap', value: 'Cheap', description: 'Fewer tokens, for simple pages' },
+		{ name: 'Super', value: 'Super', description: 'The most capable extraction' },
+	],
+	description: 'How hard the General agent works on the page. Not added: the service default.',
+	displayOptions: { show: { '/agent': ['general'] } },
+});
+
+const ADDITIONAL = collection((options) => additionalFields(options, { displayOptions: { show: WITH_INSTRUCTION } }), [PROXY_COUNTRY, MODE, OUTPUT_SCHEMA]);
 const LISTING_OPTIONS = listingOptions({ displayOptions: { show: { agent: ['listing'] } } });
 const MAP_OPTIONS = mapOptions({ displayOptions: { show: { agent: ['map'] } } });
-const OUTPUT = new RecordOutput('Whether to output one item per record of the example output');
+const OUTPUT = new RecordOutput('Whether to output one item per record of the example output', [NOT_MATCHING]);
 
 /** What each agent reads, in this order, and sends: the instruction and proxy country only to the General and Listing. */
 const AGENT_FIELDS = {
 	general: [URL, AGENT, INSTRUCTION, ADDITIONAL],
+	preset: [URL, AGENT, PRESET, PROMPT, ADDITIONAL],
 	listing: [URL, AGENT, INSTRUCTION, ADDITIONAL, LISTING_OPTIONS],
 	map: [URL, AGENT, MAP_OPTIONS],
 };
 const CREATE = {
-	general: new Request([URL, INSTRUCTION, AGENT, PROXY_COUNTRY]),
+	general: new Request([URL, INSTRUCTION, AGENT, PROXY_COUNTRY, MODE]),
+	preset: new Request([URL, PROMPT, AGENT, PROXY_COUNTRY, MODE]),
 	listing: new Request([URL, INSTRUCTION, AGENT, PROXY_COUNTRY, ...LISTING_OPTION_FIELDS]),
 	map: new Request([URL, AGENT, ...MAP_OPTION_FIELDS], AGENT_OPTION_KEYS),
 };
@@ -108,9 +126,35 @@ function refuseForMap(ctx: IExecuteFunctions, v: InputValidator, itemIndex: numb
 	}
 }
 
-/** The interface names the instruction `prompt`; every vendor client sends it as `message`: both, the same text. */
-function withMessage(body: IDataObject): IDataObject {
-	return Object.fromEntries(Object.entries(body).flatMap(([key, value]) => (key === INSTRUCTION.name ? [[key, value], ['message', value]] : [[key, value]])));
+/**
+ * The names every client of the service reads: the instruction as `prompt` (the interface) and `message` (every vendor
+ * client), the agent as `agent` and `graph` (the vendor's n8n node), each pair the same value.
+ */
+function withVendorNames(body: IDataObject): IDataObject {
+	const twins: Record<string, string> = { [INSTRUCTION.name]: 'message', [AGENT.name]: 'graph' };
+	return Object.fromEntries(Object.entries(body).flatMap(([key, value]) => (key in twins ? [[key, value], [twins[key], value]] : [[key, value]])));
+}
+
+/** A Preset or a Mode belongs to the General agent: set by an expression for another agent, it is refused. */
+function refuseGeneralOnly(ctx: IExecuteFunctions, v: InputValidator, agent: Agent, itemIndex: number): void {
+	if (agent === 'general') return;
+	const preset = parameter(ctx, PRESET.name, itemIndex, 'none');
+	if (!isEmpty(preset) && preset !== 'none') v.fail(PRESET.label, `presets are for the General agent, and the agent is ${agent}`, `Set '${PRESET.label}' to 'None (Use Prompt)', or choose the General agent.`);
+	const additional = (parameter(ctx, ADDITIONAL.name, itemIndex, {}) ?? {}) as IDataObject;
+	if (!isEmpty(additional[MODE.name])) v.fail(MODE.label, `it is for the General agent, and the agent is ${agent}`, `Remove '${MODE.label}', or choose the General agent.`);
+}
+
+/**
+ * The request of the agent chosen and its Output Schema: a General agent with a preset sends the preset's prompt with
+ * the user's words after it; an Output Schema is told to the agent after the instruction.
+ */
+function createBody(ctx: IExecuteFunctions, itemIndex: number, agent: Agent): { body: IDataObject; schema?: IDataObject } {
+	const preset = agent === 'general' ? PRESET.read(ctx, itemIndex) : 'none';
+	const values = readFields(ctx, itemIndex, preset === 'none' ? AGENT_FIELDS[agent] : AGENT_FIELDS.preset);
+	const body = preset === 'none' ? CREATE[agent].body(values) : { ...CREATE.preset.body(values), [PROMPT.name]: instructionOf(preset as Preset, values.of(PROMPT)) };
+	const schema = agent === 'map' ? undefined : values.of(OUTPUT_SCHEMA);
+	if (schema) body[PROMPT.name] = withSchema(String(body[PROMPT.name]), schema);
+	return { body, schema };
 }
 
 export const aiScraperCreateAndRun: Operation = {
@@ -118,15 +162,19 @@ export const aiScraperCreateAndRun: Operation = {
 	name: 'Create and Run',
 	action: 'Create and run AI scraper',
 	description: 'Create an AI scraper from a prompt and run it once on a URL',
-	properties: [URL.property, AGENT.property, PROMPT.property, LISTING_OPTIONS.property, MAP_OPTIONS.property, ADDITIONAL.property, ...OUTPUT.properties],
+	properties: [URL.property, AGENT.property, PRESET.property, PROMPT.property, LISTING_OPTIONS.property, MAP_OPTIONS.property, ADDITIONAL.property, ...OUTPUT.properties],
 	parallel: true,
 	async execute(itemIndex, call) {
 		const agent = readFields(this, itemIndex, [URL, AGENT]).get(AGENT);
 		const v = validatorFor(this, itemIndex);
 		refuseOtherAgentsOptions(this, v, agent, itemIndex);
+		refuseGeneralOnly(this, v, agent, itemIndex);
 		if (agent === 'map') refuseForMap(this, v, itemIndex);
-		const values = readFields(this, itemIndex, AGENT_FIELDS[agent]);
-		const body = withMessage(CREATE[agent].body(values));
-		return await runScraper(call, { path: '/api/v1/scrapers-ai', body, output: OUTPUT.read(this, itemIndex) }, itemIndex);
+		const { body, schema } = createBody(this, itemIndex, agent);
+		const output = OUTPUT.read(this, itemIndex);
+		const drop = readFields(this, itemIndex, [OUTPUT.options]).of(NOT_MATCHING) === 'drop';
+		// Every client of the service sends accept: application/json on create.
+		const record = await sendRun(call, { path: '/api/v1/scrapers-ai', body: withVendorNames(body), acceptJson: true }, itemIndex);
+		return schema ? checkedOutput(record, output, schema, drop, itemIndex) : resultOutput(record, output, itemIndex);
 	},
 };

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 
-import { MAX_SCHEMA_DEPTH, firstSchemaProblem } from '../../../nodes/ScraperMarketplace/actions/jobBoard/jsonSchema';
+import { MAX_SCHEMA_DEPTH, firstSchemaProblem } from '../../../nodes/shared/input/jsonSchema';
 import { validateJobBoard } from '../../simulator/marketplace/validation';
-import { ROUTES, useMarketplace } from '../helpers';
+import { ROUTES, useMarketplace } from '../../marketplace/helpers';
 
 /*
  * The Job Board's JSON Schema, checked by the node before sending. Schemas are generated: valid ones must reach the

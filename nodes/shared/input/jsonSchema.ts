@@ -1,9 +1,10 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import type { Rule } from '../../../shared/input/fields';
+import type { Rule } from './fields';
 
 /**
- * The Job Board's JSON Schema rules, checked before a request is sent: the service refuses the rest. The simulator
+ * A JSON Schema's rules as the service reads them (the Job Board's schema; the Platform's Output Schema is held to the
+ * same), checked before a request is sent: the service refuses the rest. The simulator
  * checks the same rules on its own (test/simulator/marketplace/validation.ts): the two are written separately on
  * purpose, so that one mistake cannot hide in both. Only the keywords the service reads are checked; any other
  * keyword (`$ref`, `required`, `description`, `format`, ...) passes untouched.
@@ -206,10 +207,10 @@ export function describeJson(value: unknown): string {
  * the service's rules. Paths start at `root`, the key the schema is sent under, as the service's own errors name them
  * (`schema.type`).
  */
-export function jsonSchemaRule(root: string): Rule<IDataObject> {
+export function jsonSchemaRule(root: string, describing = 'one record'): Rule<IDataObject> {
 	return (v, raw, label) => {
 		if (raw === undefined || (typeof raw === 'string' && raw.trim() === '')) {
-			v.fail(label, 'it is required', 'Enter a JSON Schema describing one job, e.g. the example the field starts with.');
+			v.fail(label, 'it is required', `Enter a JSON Schema describing ${describing}, e.g. the example the field starts with.`);
 		}
 		let schema: unknown = raw;
 		if (typeof raw === 'string') {
