@@ -94,44 +94,13 @@ const WAIT_UNTIL = FETCH_FIELDS.waitUntil.with({ description: 'When the browser 
 const RETURN_COOKIES = FETCH_FIELDS.returnCookie.with({ description: 'Whether to return the cookies the site set, in the cookies field, where the service gives them. Not added: off.' });
 const SUPER_MODE = FETCH_FIELDS.super.with({ description: 'Whether to route the fetch through real devices, for sites that block data centres (may use more tokens). Not added: off.' });
 
-/** Checked in this order; each is sent only when added (a switch as true or false). */
-const OPTIONS = collection((options) => optionsCollection(options, { displayOptions: { show: FROM_OPTIONS } }), [
-	MAX_RETRIES,
-	TIMEOUT,
-	TOKEN_CAP,
-	WAIT_FOR_SELECTOR,
-	BROWSER_RENDERING,
-	HOME_PAGE,
-	BLOCK_RESOURCES,
-	COUNTRY,
-	PROXY_COUNTRY,
-	HTML,
-	MARKDOWN,
-	SCREENSHOT,
-	WAIT_UNTIL,
-	RETURN_COOKIES,
-	SUPER_MODE,
-]);
-
-/** The query of the fetch, in the order the public facts show it (the GET form, then the vendor node's additions). */
-const QUERY = new Request([
-	URL,
-	TIMEOUT,
-	COUNTRY,
-	BROWSER_RENDERING,
-	WAIT_FOR_SELECTOR,
-	HOME_PAGE,
-	BLOCK_RESOURCES,
-	MAX_RETRIES,
-	TOKEN_CAP,
-	PROXY_COUNTRY,
-	HTML,
-	MARKDOWN,
-	SCREENSHOT,
-	WAIT_UNTIL,
-	RETURN_COOKIES,
-	SUPER_MODE,
-]);
+/**
+ * The options in the order the query sends them, as the public facts show it (the GET form, then the vendor node's
+ * additions), and checked in: each is sent only when added (a switch as true or false).
+ */
+const SENT = [TIMEOUT, COUNTRY, BROWSER_RENDERING, WAIT_FOR_SELECTOR, HOME_PAGE, BLOCK_RESOURCES, MAX_RETRIES, TOKEN_CAP, PROXY_COUNTRY, HTML, MARKDOWN, SCREENSHOT, WAIT_UNTIL, RETURN_COOKIES, SUPER_MODE];
+const OPTIONS = collection((options) => optionsCollection(options, { displayOptions: { show: FROM_OPTIONS } }), SENT);
+const QUERY = new Request([URL, ...SENT]);
 
 export const pageFetch: Operation = {
 	value: 'fetch',
