@@ -68,7 +68,7 @@ describe("Manual Scraper > Rerun: the vendor's rerun options (public facts, \"Ma
 			maxRetry: 2,
 			proxyCountry: 'fr',
 			bypassProxy: true,
-			cookieJar: true,
+			cookieJar: 'shop-session',
 			cookies: { cookie: [{ name: 'consent', value: 'yes', domain: '.example.com' }, { name: 'lang', value: 'fr', domain: '' }] },
 			homePage: true,
 			homePageTimeout: 15,

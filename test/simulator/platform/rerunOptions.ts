@@ -90,7 +90,8 @@ export function readAiRerunOptions(issues: Issues, body: Record<string, unknown>
 /** The manual rerun's options. */
 export function readManualRerunOptions(issues: Issues, body: Record<string, unknown>): RerunEffects {
 	const effects = common(issues, body);
-	for (const field of ['cookieJar', 'homePage', 'record']) optionalBoolean(issues, body, field);
+	for (const field of ['homePage', 'record']) optionalBoolean(issues, body, field);
+	if (body.cookieJar !== undefined && body.cookieJar !== null && typeof body.cookieJar !== 'string') issues.add('cookieJar', 'isString', 'cookieJar must be a string');
 	optionalIntegerInRange(issues, body, 'homePageTimeout', 1, 600);
 	optionalIntegerInRange(issues, body, 'tokenCap', 0, 10000);
 	checkCookies(issues, body);

@@ -126,9 +126,10 @@ export const PROXY_URL = field(
 export const COOKIE_JAR = field({
 	displayName: 'Cookie Jar',
 	name: 'cookieJar',
-	type: 'boolean',
-	default: true,
-	description: 'Whether the browser keeps the cookies the site sets from page to page. Not added: the service default.',
+	type: 'string',
+	default: '',
+	placeholder: 'e.g. my-shop-session',
+	description: "The cookie jar the browser uses: its name, or a serialized jar, as the service's own n8n node sends it",
 });
 
 export const HOME_PAGE = field({
