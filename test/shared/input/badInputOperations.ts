@@ -41,6 +41,15 @@ export const OPERATIONS: OperationCase[] = [
 		resource: 'aiScraper',
 		operation: 'createAndRun',
 		baseline: { url: 'https://shop.example.com/', prompt: 'Every product title', agent: 'listing', additionalFields: {}, listingOptions: {} },
+		overrides: { mode: { kind: 'skip', why: "shown for the General agent only (its '/agent' condition): n8n drops it for this Listing case before the node runs; the General case below varies it" } },
+	},
+	// The General agent shows its Preset and, among Additional Fields, Mode.
+	{
+		node: 'scraperPlatform',
+		resource: 'aiScraper',
+		operation: 'createAndRun',
+		baseline: { url: 'https://shop.example.com/', prompt: 'Every product title', agent: 'general', preset: 'none', additionalFields: {} },
+		overrides: { agent: { kind: 'skip', why: 'the Listing case varies the agent' } },
 	},
 	// The Map agent shows its own options instead of the prompt and the proxy country.
 	{
