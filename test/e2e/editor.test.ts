@@ -418,6 +418,29 @@ describe.each(browserVersions)('the demo (n8n %s) in chromium', (version) => {
 		}
 	});
 
+	test("a new Page > Fetch offers the vendor's options: Markdown, Screenshot, HTML, Proxy Country, Wait Until, Return Cookies, Super Mode", async () => {
+		await page.goto(`${ready.url}/workflow/new`);
+		await page.locator('[data-test-id="node-creator-plus-button"]').click();
+		await page.locator('input[data-test-id="node-creator-search-bar"], [data-test-id="node-creator-search-bar"] input').first().fill('Scraper Platform');
+		const items = page.locator('[data-test-id="item-iterator-item"]');
+		await items.filter({ hasText: 'Scraper Platform' }).first().click();
+		await items.filter({ hasText: 'Fetch page as HTML, Markdown or screenshot' }).click();
+		const form = page.locator('[data-test-id="node-parameters"]');
+		await form.waitFor();
+		expect(await page.locator('[data-test-id="parameter-input-operation"] input').inputValue()).toBe('Fetch');
+		// n8n 2.x adds a collection's field with a button, 1.x with a select; Options is this operation's one collection.
+		const buttons = form.locator('[data-test-id="collection-parameter-add"]');
+		await ((await buttons.count()) > 0 ? buttons : form.locator('.collection-parameter .el-select')).first().click();
+		const offered = await eventually(visibleOptions, (o) => o.includes('Super Mode'));
+		expect(offered).toEqual(expect.arrayContaining(['HTML', 'Markdown', 'Proxy Country', 'Return Cookies', 'Screenshot', 'Super Mode', 'Wait Until', 'Country', 'Timeout (Seconds)']));
+		// Sorted by name, as n8n's guidelines ask of an Options collection.
+		const named = offered.filter((name) => name !== 'Parallel Requests');
+		expect(named).toEqual([...named].sort((a, b) => a.localeCompare(b)));
+		await shot('11b-page-fetch-options');
+		await page.keyboard.press('Escape');
+		await closeNodeView();
+	});
+
 	test("the Run Trigger fetches the demo's scheduled scraper's newest finished run as its test event", async () => {
 		await openWorkflow('scrExample08Runs');
 		await page.locator('[data-test-id="canvas-node"][data-node-name="When a Scraping Run Finishes"]').dblclick();
