@@ -137,7 +137,11 @@ function pageFetchNotes(counts: Count[], real: FetchAnchorTimes[], searchAll: Co
 	];
 	if (searchAll && over.includes(searchAll)) {
 		notes.push(
-			`**Return All reads one page past the last.** The search's answer carries no total, so Return All stops at the first empty page: each search reads its pages with results and then one empty page (${searchAll.requests - searchAll.pages} extra requests for ${SEARCHES} searches, each using plan tokens). The node does not stop at a page of fewer than ten results (on the simulator that page is always the last); with a Limit within the results there is no extra page.`,
+			`**Return All reads past the last page.** ${searchAll.requests - searchAll.pages} extra requests for ${SEARCHES} searches, each using plan tokens: an answer that says nothing of its end is read on to the first empty page, since a page of fewer than ten results proves nothing (Google shortens pages it filtered).`,
+		);
+	} else if (searchAll) {
+		notes.push(
+			`**Return All reads no page past the last.** Each answer says whether a page follows (the simulator's \`hasNextPage\` and \`totalResults\`; the node reads a more-flag, a next-page marker, a page count or a count of results), so each search reads exactly its pages with results. An answer that says nothing costs one empty page more per search (test/platform/search/google.test.ts shows both).`,
 		);
 	}
 	return notes;
