@@ -1,6 +1,12 @@
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { INode, JsonObject } from 'n8n-workflow';
 
+import { fieldErrors, plainText, readErrorBody, tokenLimitText } from './errorBody';
+import type { ErrorBody } from './errorBody';
+
+export { readErrorBody } from './errorBody';
+export type { BodyIssue } from './errorBody';
+
 
 /**
  * The HTTP status a failed request was answered with, as n8n's errors and ours carry it (`httpCode`); undefined when
@@ -85,65 +91,16 @@ interface ApiFailure {
 	rateLimitRetries?: number;
 }
 
-/** One problem an error body lists: `{ field, message }` (or `rule`), or plain text. */
-export interface BodyIssue {
-	field?: string;
-	message?: string;
-}
-
-/** What an error body says, read once for every API: its `message`, its `error`, and the issues it lists. */
-interface ErrorBody {
-	message?: string;
-	error?: string;
-	issues: BodyIssue[];
-}
-
-function textOf(value: unknown): string | undefined {
-	if (typeof value === 'string' && value !== '') return value;
-	// `{ error: { message } }`, as some gateways and frameworks nest it.
-	if (value && typeof value === 'object' && typeof (value as JsonObject).message === 'string') return (value as JsonObject).message as string;
-	return undefined;
-}
-
-/** Reads an error body of any known shape; anything else reads as an empty one. */
-export function readErrorBody(body: unknown): ErrorBody {
-	if (!body || typeof body !== 'object' || Array.isArray(body)) return { issues: [] };
-	const { message, error, issues, errors } = body as JsonObject;
-	const list = Array.isArray(issues) ? issues : Array.isArray(errors) ? errors : [];
-	return {
-		message: textOf(message),
-		error: textOf(error),
-		issues: list.map((issue): BodyIssue => {
-			if (!issue || typeof issue !== 'object') return { message: String(issue ?? '') };
-			const { field, message: text, rule } = issue as JsonObject;
-			const said = typeof text === 'string' ? text : typeof rule === 'string' ? rule : undefined;
-			return { field: field === undefined || field === null ? undefined : String(field), message: said };
-		}),
-	};
-}
-
-/** `field: message` for each issue, as a 422 names them. */
-function fieldErrors(body: ErrorBody): string[] {
-	return body.issues
-		.map(({ field, message }) => (field ? `${field}: ${message ?? 'invalid'}` : (message ?? '')))
-		.filter(Boolean);
-}
-
-/** The 403 whose message says the plan's tokens are spent (public facts), unlike the permission 403. */
-const TOKEN_LIMIT = 'Token limit exceeded';
-
-/** The service's words when they say the token limit is exceeded (in `message` or `error`), else undefined. */
-function tokenLimitText(body: ErrorBody): string | undefined {
-	return [body.message, body.error].find((text) => text !== undefined && text.toLowerCase().includes(TOKEN_LIMIT.toLowerCase()));
-}
-
 /**
- * A text/plain body's words (e.g. a 403 "Token limit exceeded"), so they count as the service's message; a page of
- * markup (a gateway's HTML) or a long text says nothing the user could act on, and is left out.
+ * What a refused input's answer gives as its reasons: the issues it lists by field, else its message, else its `error`
+ * when that says more than the status phrase (a gateway nests the reason there), else the status's own words.
  */
-function plainText(body: string): string | undefined {
-	const text = body.trim();
-	return text === '' || text.length > 300 || text.startsWith('<') ? undefined : text;
+function reasonsOf(read: ErrorBody, status: 400 | 422): string {
+	const fields = fieldErrors(read);
+	if (fields.length > 0) return fields.join('; ');
+	const phrase = status === 400 ? 'bad request' : 'validation failed';
+	const error = read.error !== undefined && !/^(bad request|unprocessable entity)$/i.test(read.error) ? read.error : undefined;
+	return read.message ?? error ?? phrase;
 }
 
 /**
@@ -160,7 +117,7 @@ export function apiError(node: INode, failure: ApiFailure): NodeApiError {
 
 	switch (true) {
 		case status === 400: {
-			message = `${service} rejected the request: ${serviceMessage ?? 'bad request'}`;
+			message = `${service} rejected the request: ${reasonsOf(read, 400)}`;
 			description = 'Correct the parameter named in the message and run the node again.';
 			break;
 		}
@@ -185,8 +142,7 @@ export function apiError(node: INode, failure: ApiFailure): NodeApiError {
 			break;
 		}
 		case status === 422: {
-			const fields = fieldErrors(read);
-			message = `${service} rejected the input: ${fields.length ? fields.join('; ') : (serviceMessage ?? 'validation failed')}`;
+			message = `${service} rejected the input: ${reasonsOf(read, 422)}`;
 			description = 'Correct the field named in the message and run the node again.';
 			break;
 		}
