@@ -156,6 +156,12 @@ describe('a page that is no text is a binary file with its content type', () => 
 		expect(item.json).toMatchObject({ html: null, file: { binaryProperty: 'data', fileName, mimeType, bytes: expected.length } });
 	});
 
+	it('a file whose URL holds an escape that is no UTF-8 (%C3 alone) still comes out, named by a slug of its URL', async () => {
+		const result = await ctx.run(fetchOf('https://docs.example.com/%C3-report.pdf'));
+		expect(result.error).toBeUndefined();
+		expect(result.items[0].binary?.data).toMatchObject({ mimeType: 'application/pdf', fileName: 'docs-example-com-c3-report-pdf.pdf' });
+	});
+
 	it('a PDF labelled text/html by the service is still a PDF', async () => {
 		const pdf = fileAt('https://docs.example.com/a.pdf')!.bytes;
 		ctx.fetchHost.server.afterHandle = (_request, reply) => ({ ...reply, buffer: pdf, headers: { ...reply.headers, 'content-type': 'text/html; charset=utf-8' } });

@@ -101,7 +101,13 @@ function figure(headers: ApiAnswer<Buffer>['headers'], name: string, reported: u
 
 /** The last segment of the URL when it already names the file, else a slug of the URL with the file's extension. */
 function fileNameFor(url: string, extension: string, suffix = ''): string {
-	const last = decodeURIComponent(new URL(url).pathname.split('/').pop() ?? '');
+	const segment = new URL(url).pathname.split('/').pop() ?? '';
+	let last = segment;
+	try {
+		last = decodeURIComponent(segment);
+	} catch {
+		// An escape that is no UTF-8 (`%C3` alone) names no file: the slug below names it, and the fetched page is never lost to it.
+	}
 	if (!suffix && last.toLowerCase().endsWith(`.${extension}`) && /^[\w.() -]+$/.test(last)) return last;
 	return `${fileSlug(url, 'page')}${suffix}.${extension}`;
 }
