@@ -32,7 +32,15 @@ export class N8nInstance {
 		this.userFolder = path.resolve(options.userFolder);
 		this.port = options.port ?? 5678;
 		this.extraEnv = options.env ?? {};
-		mkdirSync(this.userFolder, { recursive: true });
+		mkdirSync(this.filesFolder, { recursive: true });
+	}
+
+	/**
+	 * The one folder n8n's file nodes may read and write: n8n 2.x allows only `~/.n8n-files` by default, and n8n runs
+	 * in the user folder, so example 11's relative `.n8n-files/…` lands here on every n8n, as it does in n8n's Docker image.
+	 */
+	get filesFolder(): string {
+		return path.join(this.userFolder, '.n8n-files');
 	}
 
 	get n8nFolder(): string {
@@ -66,6 +74,7 @@ export class N8nInstance {
 			GENERIC_TIMEZONE: 'UTC',
 			NODE_ENV: 'production',
 			N8N_LOG_LEVEL: 'info',
+			N8N_RESTRICT_FILE_ACCESS_TO: this.filesFolder,
 			...this.extraEnv,
 			...extra,
 		});

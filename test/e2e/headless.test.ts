@@ -11,7 +11,7 @@ import { isInstalled, runtimeFor } from '../../scripts/demo/runtime';
 import { startSimulator, type RunningSimulator } from '../simulator/index';
 import { expectExample4, paymentsBefore } from './examples/gateway';
 import { expectExample3, expectExample5 } from './examples/marketplace';
-import { expectExample9 } from './examples/pageFetch';
+import { expectExample11, expectExample9 } from './examples/pageFetch';
 import { expectExample1, expectExample10, expectExample2 } from './examples/platform';
 import { EXAMPLES, example, nodeOutput } from './examples/workflows';
 import { installFromRegistry } from './infra/registry/install-by-name';
@@ -197,6 +197,11 @@ describe.each(versionsUnderTest())('n8n %s runs the example workflows headless (
 	test("example 9: Page > Fetch of three URLs with the API token -> n8n's Markdown node -> one row per page", async () => {
 		sim.fetch.server.log.clear();
 		expectExample9(expectSuccess(await n8n.execute(example('09-page-fetch-to-markdown-rows.json').id)), sim);
+	});
+
+	test('example 11: Page > Fetch with full-page screenshots -> PNG files on disk -> one row per page', async () => {
+		sim.fetch.server.log.clear();
+		expectExample11(expectSuccess(await n8n.execute(example('11-page-screenshots-to-files.json').id)), sim, n8n.userFolder);
 	});
 
 	test('example 10: bulk job, then only its failed URLs retried in one new job -> a row per retried URL', async () => {

@@ -1,6 +1,11 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- end-to-end test support in plain Node: it reads the files n8n wrote */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+
 import type { N8nRun } from '../../../scripts/demo/n8n-run';
 import { FETCH_ROUTES, PLATFORM_DEMO_TOKEN, type RunningSimulator } from '../../simulator/index';
 import { renderHtml, renderMarkdown } from '../../simulator/platform/content';
+import { screenshotOf } from '../../simulator/platform/fetchPages';
 import { fetchCost, parseFetchQuery } from '../../simulator/platform/fetchQuery';
 import { keysOf, nodeOutput } from './workflows';
 
@@ -12,9 +17,9 @@ import { keysOf, nodeOutput } from './workflows';
 
 const EXAMPLE_9_URLS = ['https://example.com/pricing', 'https://example.org/about', 'https://example.net/blog'];
 
-/** Tokens the simulator charges for a fetch of `url` with no option added, as it parses the query it received. */
-function tokensFor(url: string): number {
-	const parsed = parseFetchQuery(new URLSearchParams({ url }));
+/** Tokens the simulator charges for a fetch of `url` with `options` added, as it parses the query it received. */
+function tokensFor(url: string, options: Record<string, string> = {}): number {
+	const parsed = parseFetchQuery(new URLSearchParams({ url, ...options }));
 	if (!('query' in parsed)) throw new Error(`the simulator refuses ${url}`);
 	return fetchCost(parsed.query).tokens;
 }
@@ -54,5 +59,41 @@ export function expectExample9(run: N8nRun, sim: RunningSimulator): void {
 		// No tag left (Markdown's autolinks, <https://…>, are not tags).
 		expect(row.json.Markdown).not.toMatch(/<\/?[a-z][a-z0-9]*[\s/>]/i);
 		expect(row.json['Token Usage']).toBeGreaterThan(0);
+	}
+}
+
+/** What example 11 asks of each page: no HTML, its Markdown and a full-page screenshot, in the order the node sends them. */
+const EXAMPLE_11_QUERY = { html: 'false', markdown: 'true', screenshot: 'full' };
+
+/**
+ * Example 11: Page > Fetch with Markdown and a full-page screenshot -> n8n's Read/Write Files from Disk node -> one
+ * sheet row per page. Each file on disk, under n8n's `.n8n-files` in `userFolder` (where n8n runs), is byte for byte
+ * the PNG the simulator served for that page.
+ */
+export function expectExample11(run: N8nRun, sim: RunningSimulator, userFolder: string): void {
+	const urls = EXAMPLE_9_URLS;
+	const fetches = sim.fetch.server.log.for(FETCH_ROUTES.fetch);
+	expect(fetches.map((r) => r.query.url).sort()).toEqual([...urls].sort());
+	for (const request of fetches) {
+		expect(request.query).toEqual({ url: request.query.url, ...EXAMPLE_11_QUERY });
+		expect(request.headers['x-api-token']).toBe(PLATFORM_DEMO_TOKEN);
+	}
+	expect(sim.fetch.server.log.count()).toBe(urls.length);
+
+	// The screenshot is a binary file of the item, never base64 in its JSON.
+	for (const page of nodeOutput(run, 'Fetch Page With Screenshot')) {
+		expect(page.binary?.screenshot).toMatchObject({ mimeType: 'image/png', fileExtension: 'png' });
+		expect(JSON.stringify(page.json)).not.toMatch(/iVBORw0KGgo/);
+	}
+	const rows = nodeOutput(run, 'Google Sheets Rows');
+	expect(keysOf(rows)).toEqual(urls.map(() => ['URL', 'Markdown', 'Screenshot File', 'Screenshot Bytes', 'Token Usage']));
+	expect(rows.map((r) => r.json.URL)).toEqual(urls);
+	for (const [i, row] of rows.entries()) {
+		const url = urls[i];
+		const expected = screenshotOf(url, 'full');
+		expect(row.json).toMatchObject({ Markdown: renderMarkdown(url), 'Screenshot Bytes': expected.length, 'Token Usage': tokensFor(url, EXAMPLE_11_QUERY) });
+		const file = String(row.json['Screenshot File']);
+		expect(file).toMatch(/^\.n8n-files\/[\w.-]+-screenshot\.png$/);
+		expect(readFileSync(path.join(userFolder, file)).equals(expected)).toBe(true);
 	}
 }

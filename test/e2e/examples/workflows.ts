@@ -1,7 +1,7 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports -- end-to-end test support in plain Node: it reads the example workflow files */
 // The example workflows (examples/*.json) and what a run of one output. The checks of each example's run, wherever
 // n8n runs it (one process, or a worker in queue mode), are in this folder by node: platform.ts (examples 1, 2,
-// 10), pageFetch.ts (9), marketplace.ts (3, 5), gateway.ts (4). The caller clears the simulator's request log
+// 10), pageFetch.ts (9, 11), marketplace.ts (3, 5), gateway.ts (4). The caller clears the simulator's request log
 // before the run.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
