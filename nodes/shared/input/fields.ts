@@ -101,8 +101,15 @@ export class Field<T = unknown, Main = T | undefined> {
 	constructor(
 		readonly property: INodeProperties,
 		rule?: Rule<T>,
+		/** Whether an option added but blank (its expression gave nothing) is refused by its rule, not read as not added. */
+		private readonly blankRefused = false,
 	) {
 		this.rule = rule ?? (declaredRule(property) as Rule<T>);
+	}
+
+	/** The same field, whose option added but left blank is refused: for a filter that, blank, would widen a listing. */
+	refusingBlank(): Field<T, Main> {
+		return new Field<T, Main>(this.property, this.rule, true);
 	}
 
 	get name(): string {
@@ -116,7 +123,7 @@ export class Field<T = unknown, Main = T | undefined> {
 
 	/** The same field worded for one node (its description, default or placeholder): the same name, label and rule. */
 	with(wording: Partial<Pick<INodeProperties, 'description' | 'default' | 'placeholder' | 'hint' | 'displayOptions'>>): Field<T, Main> {
-		return new Field<T, Main>({ ...this.property, ...wording }, this.rule);
+		return new Field<T, Main>({ ...this.property, ...wording }, this.rule, this.blankRefused);
 	}
 
 	/** The value checked: undefined when empty and not required; a required one's rule refuses it empty, in its words. */
@@ -135,7 +142,10 @@ export class Field<T = unknown, Main = T | undefined> {
 
 	/** From a collection's value (Options, Additional Fields): undefined when the user did not add it. */
 	from(v: InputValidator, collection: IDataObject): T | undefined {
-		return this.check(v, collection[this.name]);
+		const value = collection[this.name];
+		// Added, even where its expression gave nothing: the rule has its say.
+		if (this.blankRefused && this.name in collection) return this.rule(v, value, this.label);
+		return this.check(v, value);
 	}
 }
 

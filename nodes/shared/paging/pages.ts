@@ -160,6 +160,11 @@ export interface ListingWalk<T> {
 	key?: (record: T) => unknown;
 	/** Where the walk says it read fewer records than the listing claimed. */
 	hint?: (message: string) => void;
+	/**
+	 * The records to output, all unless given: the others are read and count toward the listing's end (its pages
+	 * and its count are the listing's), but not toward Limit.
+	 */
+	keep?: (record: T) => boolean;
 }
 
 /** The walk of an operation: its node and item, and hints above the output pane, where n8n shows its own. */
@@ -187,10 +192,14 @@ export async function collectRecords<T, P = number>(read: PageReader<T, P>, firs
 	const out: T[] = [];
 	if (limit <= 0) return out;
 	const guard = new PagingGuard<T, P>(walk?.key ?? recordKey);
+	// Records of the listing read, kept or not: what its own count is weighed against.
+	let seen = 0;
 	for (let at = first; ; ) {
 		const page = await read(at);
 		const { fresh, step } = guard.accept(page, at);
 		for (const record of fresh) {
+			seen++;
+			if (walk?.keep && !walk.keep(record)) continue;
 			out.push(record);
 			if (out.length >= limit) return out;
 		}
@@ -198,7 +207,7 @@ export async function collectRecords<T, P = number>(read: PageReader<T, P>, firs
 			at = step.read;
 			continue;
 		}
-		const says = walkSays(guard.report, step.end, { listing: walk?.listing ?? 'the listing', read: out.length, limit });
+		const says = walkSays(guard.report, step.end, { listing: walk?.listing ?? 'the listing', read: seen, kept: out.length, limit });
 		if (says?.stop) {
 			const { message, description } = says.stop;
 			throw walk ? new NodeOperationError(walk.node, message, { itemIndex: walk.itemIndex, description }) : new Error(`${message}. ${description}`);

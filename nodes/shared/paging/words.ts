@@ -25,8 +25,10 @@ export interface WalkReport {
 interface WalkTerms {
 	/** The listing as messages name it, e.g. "the results list". */
 	listing: string;
-	/** Records read (and output). */
+	/** Records of the listing read. */
 	read: number;
+	/** Records output, where a filter of the walk left some out (else all read). */
+	kept?: number;
 	/** Records asked for: Infinity with Return All. */
 	limit: number;
 }
@@ -42,8 +44,9 @@ const capital = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 
 /** How to take the records a stopped walk did read: 'Limit' at that count. */
 function takeWhatWasRead(terms: WalkTerms): string {
-	if (terms.read === 0) return 'Run the node again later.';
-	const limit = `set '${LIMIT.label}' to ${terms.read} or fewer to output the records read so far`;
+	const kept = terms.kept ?? terms.read;
+	if (kept === 0) return 'Run the node again later.';
+	const limit = `set '${LIMIT.label}' to ${kept} or fewer to output the records read so far`;
 	return terms.limit === Infinity ? `Turn off '${RETURN_ALL.label}' and ${limit}.` : `${capital(limit)}.`;
 }
 

@@ -163,3 +163,60 @@ describe('Result > Get Many: Return All ends however the results list behaves', 
 		expect(requests()).toBe(2 + PAGING_BOUNDS.pastEnd);
 	});
 });
+
+describe("Result > Get Many: Filters > Scraper ID, as the service's own n8n node filters", () => {
+	const ctx = usePlatform();
+	/** A scraper with its create and `reruns` reruns: `1 + reruns` results of its own. */
+	async function scraperWithResults(reruns: number): Promise<string> {
+		const created = await ctx.run({ resource: 'aiScraper', operation: 'createAndRun', url: 'https://filter.example.com/', prompt: 'Title and price' });
+		const scraperId = created.items[0].json.scraperId as string;
+		for (let i = 1; i <= reruns; i++) await ctx.run({ resource: 'aiScraper', operation: 'rerun', scraperId, url: `https://filter.example.com/page/${i}` });
+		return scraperId;
+	}
+
+	it('sends filters[scraperId] on every page and outputs that scraper\'s results only, all of them', async () => {
+		const scraperId = await scraperWithResults(4);
+		await scraperWithResults(2);
+		ctx.sim.server.log.clear();
+		const result = await ctx.run({ resource: 'result', operation: 'getMany', returnAll: true, filters: { scraperId }, options: { pageSize: 2 } });
+		expect(result.error).toBeUndefined();
+		expect(result.items.map((item) => item.json.scraperId)).toEqual(Array(5).fill(scraperId));
+		expect(new Set(ids(result)).size).toBe(5);
+		const requests = ctx.sim.server.log.for(ROUTES.results);
+		expect(requests.map((r) => r.query.page)).toEqual(['1', '2', '3']);
+		for (const r of requests) expect(r.query).toEqual({ 'filters[scraperId]': scraperId, page: r.query.page, pageSize: '2', sortField: 'updatedAt', sortOrder: 'DESC' });
+	});
+
+	it('a service that ignores the filter: other scrapers\' records are read but never output, and Limit counts only its own', async () => {
+		const scraperId = await scraperWithResults(3);
+		const other = await scraperWithResults(0);
+		// Each page as a service that ignored the filter would send it: another scraper's record among this one's.
+		ctx.sim.server.afterHandle = (request, reply) => {
+			const body = reply.json as { data?: Array<Record<string, unknown>> } | undefined;
+			if (request.route !== ROUTES.results || !body?.data?.length) return reply;
+			const foreign = { ...body.data[0], id: `f0000000-0000-4000-8000-00000000000${request.query.page}`, scraperId: other };
+			return { ...reply, json: { ...body, data: [foreign, ...body.data] } };
+		};
+		try {
+			const limited = await ctx.run({ resource: 'result', operation: 'getMany', limit: 3, filters: { scraperId }, options: { pageSize: 2 } });
+			expect(limited.error).toBeUndefined();
+			expect(limited.items.map((item) => item.json.scraperId)).toEqual([scraperId, scraperId, scraperId]);
+			expect(hintsOf(limited)).toEqual([]);
+		} finally {
+			ctx.sim.server.afterHandle = undefined;
+		}
+	});
+
+	it('an ID that is no UUID, or the filter added but blank (it would list every scraper), is refused before anything is sent', async () => {
+		ctx.sim.server.log.clear();
+		for (const [scraperId, rule] of [
+			['my scraper', '"my scraper" is not a UUID'],
+			['={{ "" }}', 'it is required'],
+			['={{ $json.missing }}', 'it is required'],
+		]) {
+			const result = await ctx.run({ resource: 'result', operation: 'getMany', filters: { scraperId } });
+			expect(result.error?.message).toBe(`Invalid 'Scraper ID': ${rule} [item 0]`);
+		}
+		expect(ctx.sim.server.log.count()).toBe(0);
+	});
+});

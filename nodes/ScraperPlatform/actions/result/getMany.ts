@@ -1,11 +1,12 @@
-import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import { optionsCollection } from '../../../shared/descriptions/collections';
 import { readListingLimit, returnAllProperties } from '../../../shared/descriptions/listing';
 import type { Operation } from '../../../shared/execution/operation';
 import { readShaping } from '../../../shared/descriptions/simplify';
 import { field, rules, validatorFor } from '../../../shared/input/fields';
-import { collection, Moved, readFields } from '../../../shared/input/fieldSets';
+import { collection, Moved, readFields, Request } from '../../../shared/input/fieldSets';
+import type { Values } from '../../../shared/input/fieldSets';
 import { collectRecords, listingWalk } from '../../../shared/paging/pages';
 import { resultsPages } from '../../transport/api';
 import type { ResultsQuery } from '../../transport/api';
@@ -107,11 +108,27 @@ const SEARCH = field({
 	description: 'Text to look for in any column (URL, status, type, message…)',
 });
 
-/** Read in this order: Search, the dates, then the column they filter. */
+const SCRAPER = field(
+	{
+		displayName: 'Scraper ID',
+		name: 'scraperId',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. 3f2b9c1e-8a4d-4e6f-9b2a-1c3d5e7f9a0b',
+		description: "Only this scraper's results, e.g. the 'scraperId' of a Create and Run output",
+	},
+	rules.uuid,
+	// Added but empty (say an expression that found no ID), it would list every scraper's results: refused instead.
+).refusingBlank();
+
+/** Read in this order: Search, the scraper, the dates, then the column they filter. */
 const FILTERS = collection(
 	(options) => ({ displayName: 'Filters', name: 'filters', type: 'collection', placeholder: 'Add Filter', default: {}, options }),
-	[SEARCH, FROM, TO, DATE_RANGE_COLUMN],
+	[SEARCH, SCRAPER, FROM, TO, DATE_RANGE_COLUMN],
 );
+
+/** The filters sent as they are: the scraper as the service's own n8n node sends it (no API documents the key). */
+const FILTER_QUERY = new Request([SEARCH, SCRAPER], { scraperId: 'filters[scraperId]' });
 
 const PAGE_SIZE = field({
 	displayName: 'Page Size',
@@ -169,9 +186,13 @@ export const resultGetMany: Operation = {
 		const legacy = this.getNode().typeVersion < PLATFORM_VERSIONS.options;
 		const options = readFields(this, itemIndex, [legacy ? LEGACY_OPTIONS : OPTIONS]);
 		const { limit, pageSize } = readListingLimit(this, itemIndex, options.of(PAGE_SIZE));
-		const query: ResultsQuery = { pageSize, ...readSort(this, itemIndex), ...readFilters(this, itemIndex) };
+		const filters = readFields(this, itemIndex, [FILTERS]);
+		const query: ResultsQuery = { pageSize, ...readSort(this, itemIndex), ...filterQuery(this, itemIndex, filters) };
 		const shape = legacy ? legacyShaping(options.of(LEGACY_SIMPLIFY)) : readShaping(this, itemIndex, RESULT_FIELDS);
-		const walk = listingWalk(this, itemIndex, 'the results list');
+		const scraper = filters.of(SCRAPER);
+		// Only that scraper's records, whatever the service does with a filter it does not document.
+		const keep = scraper === undefined ? undefined : (record: IDataObject) => record.scraperId === scraper;
+		const walk = { ...listingWalk<IDataObject>(this, itemIndex, 'the results list'), keep };
 		const records = await collectRecords(resultsPages(call, query, itemIndex), options.of(START_PAGE) ?? 1, limit, walk);
 		return records.map((record): INodeExecutionData => ({ json: shape(record) }));
 	},
@@ -185,15 +206,12 @@ function readSort(ctx: IExecuteFunctions, itemIndex: number): Pick<ResultsQuery,
 	};
 }
 
-/** Search and the date range, as the list's query reads them. */
-function readFilters(ctx: IExecuteFunctions, itemIndex: number): Partial<ResultsQuery> {
-	const values = readFields(ctx, itemIndex, [FILTERS]);
+/** Search, the scraper and the date range, as the list's query reads them. */
+function filterQuery(ctx: IExecuteFunctions, itemIndex: number, values: Values): Partial<ResultsQuery> {
 	const [startAt, endAt, column] = [values.of(FROM), values.of(TO), values.of(DATE_RANGE_COLUMN)];
 	const v = validatorFor(ctx, itemIndex);
 	if (startAt && endAt) v.range(startAt, endAt, FROM.label, TO.label);
-	const query: Partial<ResultsQuery> = {};
-	const search = values.of(SEARCH);
-	if (search !== undefined) query.search = search;
+	const query: Partial<ResultsQuery> = FILTER_QUERY.body(values);
 	if (startAt || endAt) {
 		query.dateRangeColumn = column ?? (DATE_RANGE_COLUMN.property.default as string);
 		// In UTC with a trailing Z, as the service's own docs write them: the same instant, in the form it documents.
