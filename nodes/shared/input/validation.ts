@@ -54,13 +54,27 @@ export class InputValidator {
 		return url.href;
 	}
 
-	/** A list of URLs from a comma/newline separated string or an array (e.g. from an expression). */
+	/**
+	 * A list of URLs from a comma/newline separated string, a JSON list written as text (`["https://…", …]`, as the
+	 * service's own n8n node takes it), or an array (e.g. from an expression).
+	 */
 	httpUrlList(value: unknown, label: string, options: { required: boolean }): string[] {
-		const list = toList(value);
+		const list = toList(this.jsonListText(value, label) ?? value);
 		if (options.required && list.length === 0) {
 			this.fail(label, 'at least one URL is required', `Enter one or more URLs in '${label}', one per line or separated by commas.`);
 		}
 		return list.map((entry, i) => this.httpUrl(entry, list.length > 1 ? `${label} (entry ${i + 1})` : label));
+	}
+
+	/** The list a text starting with `[` writes in JSON (no URL starts so); undefined for any other value. */
+	private jsonListText(value: unknown, label: string): unknown[] | undefined {
+		if (typeof value !== 'string' || !value.trim().startsWith('[')) return undefined;
+		try {
+			// JSON text that starts with `[` and parses is a list.
+			return JSON.parse(value) as unknown[];
+		} catch (error) {
+			this.fail(label, `it starts as a JSON list but is not valid JSON (${(error as Error).message})`, `Write it as ["https://example.com/a", "https://example.com/b"], or one URL per line.`);
+		}
 	}
 
 	/** An optional two-letter country code (ISO 3166-1 alpha-2, `^[a-zA-Z]{2}$`), as every API of the service takes it. */

@@ -38,6 +38,13 @@ describe('Bulk > Start', () => {
 		expect((job.urlDetails as UrlDetail[]).map((u) => u.url)).toEqual(list);
 	});
 
+	it("takes URLs typed as a JSON list, as the service's own n8n node does, and sends that list", async () => {
+		const list = urls(2);
+		const result = await ctx.run({ resource: 'bulk', operation: 'start', simplify: false, scraperId, urls: JSON.stringify(list, null, 1) });
+		expect(result.error).toBeUndefined();
+		expect(ctx.sim.server.log.last(ROUTES.bulk)?.body).toEqual({ scraperId, urls: list });
+	});
+
 	it('collects the URL field of all input items into one job, paired with every item', async () => {
 		const list = urls(4);
 		const result = await ctx.run(

@@ -22,4 +22,14 @@ describe('input rules given one home', () => {
 		expect(() => v.optionalSecondsAsMs(3601, 'Response Deadline (Seconds)', range)).toThrow("Invalid 'Response Deadline (Seconds)': 3601 is out of range");
 		expect(() => v.optionalSecondsAsMs('soon', 'Response Deadline (Seconds)', range)).toThrow("Invalid 'Response Deadline (Seconds)': it must be a number");
 	});
+
+	it("a URL list: lines, commas, a list, or a JSON list written as text (as the service's own node takes it)", () => {
+		const want = ['https://a.example.com/', 'https://b.example.com/x'];
+		for (const written of ['https://a.example.com/\nhttps://b.example.com/x', 'https://a.example.com/, https://b.example.com/x', want, JSON.stringify(want), ` [ "https://a.example.com/",\n "https://b.example.com/x" ] `]) {
+			expect(v.httpUrlList(written, 'URLs', { required: true })).toEqual(want);
+		}
+		expect(() => v.httpUrlList('["https://a.example.com/", ', 'URLs', { required: true })).toThrow(/^Invalid 'URLs': it starts as a JSON list but is not valid JSON \(/);
+		expect(() => v.httpUrlList('[]', 'URLs', { required: true })).toThrow("Invalid 'URLs': at least one URL is required");
+		expect(() => v.httpUrlList('["https://a.example.com/", "ftp://b.example.com/"]', 'URLs', { required: true })).toThrow(/^Invalid 'URLs \(entry 2\)'/);
+	});
 });

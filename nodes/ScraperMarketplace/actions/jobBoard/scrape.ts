@@ -49,7 +49,7 @@ const URLS = field(
 		required: true,
 		default: '',
 		placeholder: 'e.g. https://jobs.example.com/search?q=engineer',
-		description: 'Job board pages to scrape, one per line (or separated by commas), or an expression returning a list',
+		description: 'Job board pages to scrape, one per line (or separated by commas), a JSON list of them, or an expression returning a list',
 	},
 	rules.httpUrls,
 );

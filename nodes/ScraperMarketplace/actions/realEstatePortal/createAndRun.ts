@@ -65,7 +65,7 @@ const LISTING_URLS = field(
 		required: true,
 		default: '',
 		placeholder: 'e.g. https://www.portal.example/buy/bondi-nsw-2026',
-		description: 'Listing page URLs, one per line (or separated by commas), or an expression returning a list',
+		description: 'Listing page URLs, one per line (or separated by commas), a JSON list of them, or an expression returning a list',
 		displayOptions: { show: { searchBy: ['links'] } },
 	},
 	rules.httpUrls,

@@ -49,7 +49,7 @@ const URLS = field(
 		required: true,
 		default: '',
 		placeholder: 'e.g. https://example.com/item/1\nhttps://example.com/item/2',
-		description: 'One URL per line (or separated by commas), or an expression returning a list',
+		description: 'One URL per line (or separated by commas), a JSON list such as ["https://…", "https://…"], or an expression returning a list',
 		displayOptions: { show: { urlSource: ['list'] } },
 	},
 	rules.httpUrls,
