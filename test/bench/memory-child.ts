@@ -22,6 +22,7 @@ import { createPayingClient } from '../simulator/gateway/client';
  */
 export type MemoryCase =
 	| { kind: 'screenshot-node'; binaryMode: 'memory' | 'filesystem'; credentials: Record<string, ICredentialDataDecryptedObject>; url: string; warmUrl: string }
+	| { kind: 'page-screenshots-node'; binaryMode: 'memory' | 'filesystem'; credentials: Record<string, ICredentialDataDecryptedObject>; urls: string[]; warmUrls: string[] }
 	| {
 			kind: 'screenshot-download' | 'screenshot-text' | 'screenshot-reader';
 			gateway: { url: string; network: string; tokenAddress: string };
@@ -88,6 +89,20 @@ function imageOf(text: string): Buffer {
 	return Buffer.from(envelope.data.screenshot, 'base64');
 }
 
+/** Scraper Platform Page > Fetch, one full-page screenshot per item, all items in one execution. */
+async function pageScreenshots(c: Extract<MemoryCase, { kind: 'page-screenshots-node' }>, warm: boolean): Promise<{ keep: unknown; payloadBytes: number; items: number }> {
+	const result = await runNode({
+		nodeType: 'scraperPlatform',
+		parameters: { resource: 'page', operation: 'fetch', url: '={{ $json.url }}', options: { html: false, screenshot: 'full' } },
+		credentials: c.credentials,
+		input: (warm ? c.warmUrls : c.urls).map((url) => ({ url })),
+	});
+	if (result.error) throw new Error(result.error.message);
+	const bytes = result.items.map((item) => Number(item.binary?.screenshot?.bytes ?? 0));
+	if (bytes.some((b) => b === 0)) throw new Error('an item has no screenshot binary');
+	return { keep: result, payloadBytes: bytes.reduce((a, b) => a + b, 0), items: result.items.length };
+}
+
 /** Runs the case against `target` (the warm-up target or the measured one); returns what to keep alive and its size. */
 async function runCase(warm: boolean): Promise<{ keep: unknown; payloadBytes: number; items: number }> {
 	switch (config.kind) {
@@ -102,6 +117,8 @@ async function runCase(warm: boolean): Promise<{ keep: unknown; payloadBytes: nu
 			if (!binary) throw new Error('no screenshot binary in the output');
 			return { keep: result, payloadBytes: Number(binary.bytes ?? 0), items: result.items.length };
 		}
+		case 'page-screenshots-node':
+			return await pageScreenshots(config, warm);
 		case 'screenshot-download': {
 			const response = await paidRequest(warm ? config.warmUrl : config.url, config.privateKey, config.gateway);
 			const body = Buffer.from(await response.body.arrayBuffer());
@@ -150,7 +167,7 @@ function waitForGo(): Promise<void> {
 }
 
 async function main(): Promise<void> {
-	if (config.kind === 'screenshot-node' && config.binaryMode === 'filesystem') {
+	if ((config.kind === 'screenshot-node' || config.kind === 'page-screenshots-node') && config.binaryMode === 'filesystem') {
 		// n8n 2.x keeps binary data on disk by default (N8N_DEFAULT_BINARY_DATA_MODE=filesystem); the harness alone keeps it in memory.
 		// n8n-core's own copy of its DI container (a second copy would hold other instances).
 		const { Container } = createRequire(require.resolve('n8n-core'))('@n8n/di') as { Container: { get<T>(type: abstract new (...args: never[]) => T): T } };

@@ -16,8 +16,8 @@ import { throughputFigure } from './figures/throughput';
 import { triggerFigure } from './figures/trigger';
 import type { BenchRun, FigureResult } from './lib/report';
 import { machineInfo, renderMarkdown } from './lib/report';
-import type { BenchSettings } from './lib/stats';
-import { retried, round } from './lib/stats';
+import type { BenchSettings, MemoryCaseName } from './lib/stats';
+import { MEMORY_CASES, retried, round } from './lib/stats';
 
 const HERE = __dirname;
 const RESULTS_MD = path.join(HERE, 'RESULTS.md');
@@ -42,7 +42,7 @@ interface Args {
 	warmups: number;
 	saveBefore: boolean;
 	out?: string;
-	memory?: Array<'screenshot' | 'bulk'>;
+	memory?: MemoryCaseName[];
 }
 
 function parseArgs(argv: string[]): Args {
@@ -54,8 +54,8 @@ function parseArgs(argv: string[]): Args {
 		else if (name === 'warmups') args.warmups = Math.max(0, Number(value));
 		else if (name === 'save-before') args.saveBefore = true;
 		else if (name === 'out') args.out = path.resolve(value);
-		else if (name === 'memory') args.memory = value.split(',').filter((c): c is 'screenshot' | 'bulk' => c === 'screenshot' || c === 'bulk');
-		else throw new Error(`unknown argument ${arg}: use --only=1,6 --reps=5 --warmups=1 --memory=bulk,screenshot --save-before --out=FILE`);
+		else if (name === 'memory') args.memory = value.split(',').filter((c): c is MemoryCaseName => (MEMORY_CASES as readonly string[]).includes(c));
+		else throw new Error(`unknown argument ${arg}: use --only=1,6 --reps=5 --warmups=1 --memory=${MEMORY_CASES.join(',')} --save-before --out=FILE`);
 	}
 	return args;
 }

@@ -4,9 +4,10 @@ import { DEMO_MANUAL_SCRAPER_IDS, PLATFORM_DEMO_TOKEN, PlatformSimulator } from 
 import { platformCredentials } from '../lib/platform';
 import type { FigureResult } from '../lib/report';
 import type { BenchSettings } from '../lib/stats';
-import { median } from '../lib/stats';
+import { MEMORY_CASES, median } from '../lib/stats';
 import { RECORDS, SCREENSHOT_BYTES, THRESHOLD, bulkNotes, growthMeasure, retainedMeasure, screenshotNotes, series, urlsForRecords } from './memory/measures';
 import type { CaseResults } from './memory/measures';
+import { pageScreenshotCases } from './memory/pageScreenshots';
 
 
 async function screenshotCases(settings: BenchSettings): Promise<CaseResults> {
@@ -108,10 +109,11 @@ async function bulkCases(settings: BenchSettings): Promise<CaseResults> {
 
 /** Figure 5: peak RSS growth while a large answer becomes n8n data, as a multiple of the payload. */
 export async function memoryFigure(settings: BenchSettings): Promise<FigureResult> {
-	const cases = settings.memoryCases ?? ['screenshot', 'bulk'];
+	const cases = settings.memoryCases ?? MEMORY_CASES;
 	const none: CaseResults = { measures: [], notes: [], analysis: [] };
 	const bulk = cases.includes('bulk') ? await bulkCases(settings) : none;
 	const screenshot = cases.includes('screenshot') ? await screenshotCases(settings) : none;
+	const pageShots = cases.includes('pageScreenshots') ? await pageScreenshotCases(settings) : none;
 	return {
 		id: 5,
 		title: 'Memory',
@@ -120,9 +122,10 @@ export async function memoryFigure(settings: BenchSettings): Promise<FigureResul
 			'The node cases run through the harness (n8n\'s WorkflowExecute); the output stays referenced until the peak is read.',
 			`"x payload" is growth / payload size; more than ${THRESHOLD}x is flagged. Baseline: the same answer just downloaded into a Buffer (undici arrayBuffer). For the small bulk answer the summary uses what the items keep after a full GC (retained heap + external), which hardly varies; its peak RSS sits within the memory the process already holds.`,
 			...screenshot.notes,
+			...pageShots.notes,
 			...bulk.notes,
 		],
-		measures: [...screenshot.measures, ...bulk.measures],
-		notes: [...screenshot.analysis, ...bulk.analysis],
+		measures: [...screenshot.measures, ...pageShots.measures, ...bulk.measures],
+		notes: [...screenshot.analysis, ...pageShots.analysis, ...bulk.analysis],
 	};
 }

@@ -33,15 +33,25 @@ const CREDENTIALS = { platform: { id: 'benchPlatform0008', name: 'Platform (benc
 
 type Kind = 'ours' | 'httpRequest';
 
-/** One measured node: ours at its defaults, or the HTTP Request node at its defaults with the same query and token. */
-function measuredNode(kind: Kind, name: string, index: number, fetchUrl: string): WorkflowNode {
+/** What both nodes ask of each page: Page > Fetch's Options, and the same settings as the query the HTTP Request node sends. */
+export interface FetchVariant {
+	options: Record<string, unknown>;
+	/** Beside `url`, in the order Page > Fetch sends them. */
+	query: Record<string, string>;
+}
+
+/** Each node at its defaults: the page's HTML. */
+export const HTML_ONLY: FetchVariant = { options: {}, query: {} };
+
+/** One measured node: ours with `variant`'s options, or the HTTP Request node at its defaults with the same query and token. */
+function measuredNode(kind: Kind, name: string, index: number, fetchUrl: string, variant: FetchVariant): WorkflowNode {
 	const common = { id: `b8000000-0000-4000-8000-${String(index + 101).padStart(12, '0')}`, name, position: [600, 200 * index] as [number, number] };
 	return kind === 'ours'
 		? {
 				...common,
 				type: 'n8n-nodes-scraper-service.scraperPlatform',
 				typeVersion: 3,
-				parameters: { resource: 'page', operation: 'fetch', url: '={{ $json.url }}' },
+				parameters: { resource: 'page', operation: 'fetch', url: '={{ $json.url }}', options: variant.options },
 				credentials: { scraperPlatformApi: CREDENTIALS.platform },
 			}
 		: {
@@ -54,7 +64,7 @@ function measuredNode(kind: Kind, name: string, index: number, fetchUrl: string)
 					genericAuthType: 'httpHeaderAuth',
 					sendQuery: true,
 					specifyQuery: 'keypair',
-					queryParameters: { parameters: [{ name: 'url', value: '={{ $json.url }}' }] },
+					queryParameters: { parameters: [{ name: 'url', value: '={{ $json.url }}' }, ...Object.entries(variant.query).map(([name, value]) => ({ name, value }))] },
 					options: {},
 				},
 				credentials: { httpHeaderAuth: CREDENTIALS.header },
@@ -62,7 +72,7 @@ function measuredNode(kind: Kind, name: string, index: number, fetchUrl: string)
 }
 
 /** Items -> a warm-up of each, then `rounds` timed pairs, which goes first alternating; listed in the order n8n runs them. */
-function anchorWorkflow(items: number, rounds: number, fetchUrl: string): { workflow: object; order: Array<{ name: string; kind: Kind; timed: boolean }> } {
+function anchorWorkflow(items: number, rounds: number, fetchUrl: string, variant: FetchVariant): { workflow: object; order: Array<{ name: string; kind: Kind; timed: boolean }> } {
 	// The item list: one page of the simulator's fake web per item.
 	const nodes = listItemNodes('b8', 'URLs', 'url', `Array.from({ length: ${items} }, (_, i) => 'https://shop.example.com/bench/page-' + i)`);
 	const order: Array<{ name: string; kind: Kind; timed: boolean }> = [];
@@ -71,7 +81,7 @@ function anchorWorkflow(items: number, rounds: number, fetchUrl: string): { work
 		for (const kind of pair) order.push({ name: `${kind === 'ours' ? 'Page Fetch' : 'HTTP Request'} ${round === 0 ? 'warm-up' : round}`, kind, timed: round > 0 });
 	}
 	// Ids after the list's nodes (n8n 2.41 refuses a workflow with two nodes of one id); y from 0, the run order.
-	order.forEach((m, i) => nodes.push(measuredNode(m.kind, m.name, i, fetchUrl)));
+	order.forEach((m, i) => nodes.push(measuredNode(m.kind, m.name, i, fetchUrl, variant)));
 	const connections = {
 		Start: { main: [[{ node: 'URLs', type: 'main', index: 0 }]] },
 		URLs: { main: [[{ node: 'Items', type: 'main', index: 0 }]] },
@@ -104,13 +114,13 @@ function timesOf(run: N8nRun, order: Array<{ name: string }>, items: number): nu
 }
 
 /** Runs the anchor workflow in a real n8n `version` until each node has `settings.reps` timed runs. */
-export async function fetchAnchorInRealN8n(version: string, items: number, settings: BenchSettings): Promise<FetchAnchorTimes> {
+export async function fetchAnchorInRealN8n(version: string, items: number, settings: BenchSettings, variant: FetchVariant = HTML_ONLY): Promise<FetchAnchorTimes> {
 	const { reps, log } = settings;
 	// Rate window raised: this figure measures per-item cost, not 429s (figure 7 does).
 	const platform = new PlatformSimulator({ rateLimit: 1_000_000 });
 	const fetchHost = new FetchSimulator(platform);
 	await Promise.all([platform.listen(), fetchHost.listen()]);
-	const { workflow, order } = anchorWorkflow(items, ROUNDS_PER_EXECUTION, fetchHost.url);
+	const { workflow, order } = anchorWorkflow(items, ROUNDS_PER_EXECUTION, fetchHost.url, variant);
 	const credentials = [
 		{ ...CREDENTIALS.platform, type: 'scraperPlatformApi', data: { apiToken: PLATFORM_DEMO_TOKEN, baseUrl: platform.url, fetchBaseUrl: fetchHost.url, searchBaseUrl: fetchHost.url } },
 		{ ...CREDENTIALS.header, type: 'httpHeaderAuth', data: { name: 'x-api-token', value: PLATFORM_DEMO_TOKEN } },
@@ -132,7 +142,7 @@ export async function fetchAnchorInRealN8n(version: string, items: number, setti
 				const times = timesOf(run, order, items);
 				for (const [i, m] of order.entries()) if (m.timed) result[m.kind].push(times[i]);
 				log(`    ${order.map((m, i) => `${m.name} ${times[i]} ms`).join(', ')}`);
-				checkRequests(requests, order.length, items);
+				checkRequests(requests, order.length, items, variant);
 				sent += requests.length;
 				const ours = requests.find((r) => r.headers['user-agent'] === OUR_UA);
 				const theirs = requests.find((r) => r.headers['user-agent'] !== OUR_UA);
@@ -147,11 +157,12 @@ export async function fetchAnchorInRealN8n(version: string, items: number, setti
 	}
 }
 
-/** Every request the same GET: the token, only `url` in the query, answered 200; half of them ours. */
-function checkRequests(requests: LoggedRequest[], nodes: number, items: number): void {
+/** Every request the same GET: the token, `url` and the variant's query, answered 200; half of them ours. */
+function checkRequests(requests: LoggedRequest[], nodes: number, items: number, variant: FetchVariant): void {
 	if (requests.length !== nodes * items) throw new Error(`the fetch host saw ${requests.length} requests, expected ${nodes * items}`);
 	const ours = requests.filter((r) => r.headers['user-agent'] === OUR_UA).length;
 	if (ours !== (nodes / 2) * items) throw new Error(`${ours} requests came from our node, expected ${(nodes / 2) * items}`);
-	const odd = requests.find((r) => r.headers['x-api-token'] !== PLATFORM_DEMO_TOKEN || Object.keys(r.query).join() !== 'url' || r.status !== 200);
+	const expected = JSON.stringify(variant.query);
+	const odd = requests.find(({ query: { url, ...rest }, ...r }) => r.headers['x-api-token'] !== PLATFORM_DEMO_TOKEN || !url || JSON.stringify(rest) !== expected || r.status !== 200);
 	if (odd) throw new Error(`a request differed from the rest: ${JSON.stringify({ query: odd.query, status: odd.status })}`);
 }

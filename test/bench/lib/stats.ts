@@ -8,6 +8,10 @@ export function median(samples: readonly number[]): number {
 	return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
 
+/** Figure 5's cases: the gateway's 20 MB screenshot, a 10,000-record bulk job, 100 Page > Fetch screenshots. */
+export const MEMORY_CASES = ['screenshot', 'bulk', 'pageScreenshots'] as const;
+export type MemoryCaseName = (typeof MEMORY_CASES)[number];
+
 export interface BenchSettings {
 	/** Measured repetitions per variant (the figure is their median). */
 	reps: number;
@@ -15,8 +19,8 @@ export interface BenchSettings {
 	warmups: number;
 	/** Progress lines go here (stderr), never into RESULTS.md. */
 	log: (line: string) => void;
-	/** Figure 5 only: which memory cases to run (default both). */
-	memoryCases?: Array<'screenshot' | 'bulk'>;
+	/** Figure 5 only: which memory cases to run (default all). */
+	memoryCases?: MemoryCaseName[];
 }
 
 /** Full garbage collection when Node runs with --expose-gc (as `npm run bench` does); otherwise nothing. */

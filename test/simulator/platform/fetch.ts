@@ -30,6 +30,8 @@ export interface FetchSimulatorOptions {
 	seed?: string;
 	/** Real-time latency (ms) per route name; read when a request arrives. */
 	latencyMs?: Partial<Record<string, number>>;
+	/** Rows of a full-page screenshot (benchmarks ask for large ones); read when a request arrives. */
+	fullPageHeight?: number;
 }
 
 /** The page as the service returns it: the platform's fake web, marked when a browser rendered it. */
@@ -42,6 +44,7 @@ function pageHtml(query: FetchQuery, status: number): string {
 export class FetchSimulator extends SimSection {
 	readonly server: SimServer;
 	readonly latencyMs: Partial<Record<string, number>>;
+	fullPageHeight: number | undefined;
 	private readonly random: SeededRandom;
 
 	constructor(
@@ -50,6 +53,7 @@ export class FetchSimulator extends SimSection {
 	) {
 		super();
 		this.latencyMs = { ...(options.latencyMs ?? {}) };
+		this.fullPageHeight = options.fullPageHeight;
 		this.random = new SeededRandom(`${options.seed ?? 'fetch'}-ids`);
 		this.server = new SimServer({
 			name: 'fetch',
@@ -67,6 +71,7 @@ export class FetchSimulator extends SimSection {
 		this.server.log.clear();
 		this.server.faults.clear();
 		for (const route of Object.keys(this.latencyMs)) delete this.latencyMs[route];
+		this.fullPageHeight = undefined;
 	}
 
 	private fetch(req: SimRequest, caller: Caller): SimReply {
@@ -102,7 +107,7 @@ export class FetchSimulator extends SimSection {
 		return {
 			html: query.html ? html : '',
 			markdown: query.markdown ? renderMarkdown(query.url) : '',
-			screenshot: query.screenshot ? screenshotOf(query.url, query.screenshot).toString('base64') : null,
+			screenshot: query.screenshot ? screenshotOf(query.url, query.screenshot, this.fullPageHeight).toString('base64') : null,
 			...(query.returnCookie ? { cookies: [{ name: 'session', value: hashString(`cookie|${query.url}`).toString(16), domain: host }] } : {}),
 			runtime: cost.runtime,
 			token_usage: cost.tokens,

@@ -15,8 +15,8 @@ export const SCREENSHOT_BYTES = 20_000_000;
 export const RECORDS = 10_000;
 export const THRESHOLD = 3;
 export const MB = 1_000_000;
-export const ROOT = path.resolve(__dirname, '../../..');
-export const CHILD = path.resolve(__dirname, '../memory-child.ts');
+export const ROOT = path.resolve(__dirname, '../../../..');
+export const CHILD = path.resolve(__dirname, '../../memory-child.ts');
 
 /**
  * Runs one case in a fresh process. `onWarm` runs when the child has warmed up on the small payload and before it
