@@ -6,6 +6,7 @@ import { createDeferredPromise, createRunExecutionData, NodeHelpers, Workflow } 
 import type {
 	ICredentialDataDecryptedObject,
 	ICredentialType,
+	IExecuteContextData,
 	INode,
 	INodeExecutionData,
 	INodeListSearchResult,
@@ -109,6 +110,8 @@ interface ExecuteOptions {
 	mode?: WorkflowExecuteMode;
 	/** Stops the execution this long after it starts, as the editor's Stop button does. */
 	cancelAfterMs?: number;
+	/** Context data the execution starts with (a resumed execution's, as n8n saved it). */
+	contextData?: IExecuteContextData;
 }
 
 /** Runs `workflow` from `start` through n8n-core's real WorkflowExecute, with its lifecycle hooks; resolves when it ends. */
@@ -130,7 +133,7 @@ export async function executeWorkflow(workflow: Workflow, options: ExecuteOption
 	hooks.addHandler('workflowExecuteAfter', (run) => finished.resolve(run));
 	const additionalData = harnessAdditionalData(options.credentialTypes, options.credentials, hooks, undefined, executionId);
 	const runExecutionData = createRunExecutionData({
-		executionData: { nodeExecutionStack: [{ node: options.start, data: { main: [options.input] }, source: null }] },
+		executionData: { nodeExecutionStack: [{ node: options.start, data: { main: [options.input] }, source: null }], contextData: options.contextData ?? {} },
 	});
 	const running = new WorkflowExecute(additionalData, mode, runExecutionData).processRunExecutionData(workflow);
 	const stop = options.cancelAfterMs === undefined ? undefined : setTimeout(() => running.cancel(), options.cancelAfterMs);

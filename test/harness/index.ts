@@ -3,6 +3,7 @@
 import type {
 	ICredentialDataDecryptedObject,
 	IDataObject,
+	IExecuteContextData,
 	IExecuteFunctions,
 	INode,
 	INodeExecutionData,
@@ -57,6 +58,11 @@ export interface RunOptions {
 	executionId?: string;
 	/** The node's Retry On Fail settings, as the editor's node settings set them. */
 	retry?: RunNodeRetry;
+	/**
+	 * The execution's context data (`getContext('flow')` and `'node'`) at its start, as n8n restores a saved execution
+	 * that resumes (after a Wait, on another worker, after a restart).
+	 */
+	contextData?: IExecuteContextData;
 }
 
 /** A node's Retry On Fail settings (n8n runs a failed node again, up to `maxTries` times in all). */
@@ -127,8 +133,8 @@ export async function runNode(options: RunOptions): Promise<RunResult> {
 		active: false,
 		settings: { timezone: options.timezone ?? 'UTC', executionOrder: 'v1' },
 	});
-	const { credentials, executionId, mode, cancelAfterMs } = options;
-	const run = await executeWorkflow(workflow, { start: triggerNode, input: toItems(options.input), credentialTypes: loadPackage().credentials, credentials, executionId, mode, cancelAfterMs });
+	const { credentials, executionId, mode, cancelAfterMs, contextData } = options;
+	const run = await executeWorkflow(workflow, { start: triggerNode, input: toItems(options.input), credentialTypes: loadPackage().credentials, credentials, executionId, mode, cancelAfterMs, contextData });
 	const taskData = run.data.resultData.runData[NODE_NAME]?.[0];
 	const items = (taskData?.data?.main?.[0] ?? []) as INodeExecutionData[];
 	const error = (taskData?.error ?? run.data.resultData.error) as RunResult['error'];

@@ -15,6 +15,8 @@ import { PaymentSigner } from '../../../x402/nodes/ScraperGateway/payment/signer
 import type { SignedPayment } from '../../../x402/nodes/ScraperGateway/payment/signer';
 import type { HttpOutcome } from '../../../x402/nodes/ScraperGateway/transport/transport';
 import { answer, GATEWAY_NODE as node, PAID_REQUEST as request, PAY_TO, PAYMENT_ID, paymentRequired, POLICY as policy, REQUIREMENT as requirement, USDC } from '../fixtures';
+import type { PaidItem } from '../../../x402/nodes/ScraperGateway/payment/paidItems';
+import { ProcessMemory } from '../../../x402/nodes/ScraperGateway/payment/processMemory';
 
 /** The payment-identifier extension on its own: reading the 402, the identifier, the payload, and the one resend. */
 
@@ -97,7 +99,7 @@ describe('GatewayPayments with a payment identifier: an unknown outcome is resen
 			return { ...signedBase, header: `signed-${signatures}`, amount: BigInt(paid.amount), paymentId: id?.id };
 		};
 		const prices = new RequirementCache(node, (offer) => chooseRequirement(offer, policy));
-		const paid = new GatewayPayments({ node, sign, ledger, maxTotalSpend: options.maxTotalSpend, send, prices, paymentId: () => PAYMENT_ID, signal: options.signal, resendPauseMs: 1 });
+		const paid = new GatewayPayments({ node, sign, ledger, maxTotalSpend: options.maxTotalSpend, send, prices, paymentId: () => PAYMENT_ID, signal: options.signal, resendPauseMs: 1, paidItems: new ProcessMemory<PaidItem>({ idleMs: 60_000, maxEntries: 10 }) });
 		const advert = options.advert === null ? undefined : (options.advert ?? { required: false });
 		const known: KnownRequirement = { requirement, resource: paymentRequired().resource, paymentId: advert };
 		return { ledger, sent, paid, known, signatures: () => signatures };
@@ -148,7 +150,7 @@ describe('GatewayPayments with a payment identifier: an unknown outcome is resen
 		const lost = (await without.paid.pay(request, without.known).catch((error: unknown) => error)) as Error & { description?: string };
 		expect(lost.message).toMatch(/^The payment may have been charged: connection reset by the gateway \(ECONNRESET\) after a signed payment of 0\.01 USDC was sent \(payer 0x2{40}, nonce 0x1{64}, amount 0\.01 USDC, network eip155:84532\)$/);
 		expect(lost.description).toMatch(/did not send it again, so this item was not paid twice/);
-		expect(lost.description).not.toMatch(/Retry On Fail/);
+		expect(lost.description).toMatch(/Retry On Fail in the node settings does not pay for this item again: it reports it as here\./);
 		expect(without.sent).toHaveLength(1);
 
 		const neverSent = caller([refused()]);

@@ -9,6 +9,8 @@ import type { Send } from '../../../x402/nodes/ScraperGateway/payment/request';
 import type { SignedPayment } from '../../../x402/nodes/ScraperGateway/payment/signer';
 import type { HttpOutcome } from '../../../x402/nodes/ScraperGateway/transport/transport';
 import { answer, GATEWAY_NODE as node, KNOWN as known, PAID_REQUEST as request, PAY_TO, PAYMENT_ID, paymentRequired, POLICY as policy, REQUIREMENT as requirement, USDC as USDC_ADDRESS } from '../fixtures';
+import type { PaidItem } from '../../../x402/nodes/ScraperGateway/payment/paidItems';
+import { ProcessMemory } from '../../../x402/nodes/ScraperGateway/payment/processMemory';
 
 /** Paying one request on its own, over a scripted `send`: without a chain or a gateway. */
 
@@ -24,7 +26,7 @@ describe('GatewayPayments: the ledger is released only where money certainly did
 		};
 		const sign = options.sign ?? (async (paid: PaymentRequirements) => ({ ...signed, amount: BigInt(paid.amount) }));
 		const prices = new RequirementCache(node, (offer) => chooseRequirement(offer, policy));
-		return { ledger, sent, paid: new GatewayPayments({ node, sign, ledger, maxTotalSpend: options.maxTotalSpend, send, prices, paymentId: () => PAYMENT_ID }) };
+		return { ledger, sent, paid: new GatewayPayments({ node, sign, ledger, maxTotalSpend: options.maxTotalSpend, send, prices, paymentId: () => PAYMENT_ID, paidItems: new ProcessMemory<PaidItem>({ idleMs: 60_000, maxEntries: 10 }) }) };
 	}
 
 	test('200: committed, with the receipt from the settlement', async () => {

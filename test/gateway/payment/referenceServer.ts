@@ -20,7 +20,9 @@ import { createLocalFacilitator } from '../../simulator/gateway/facilitator';
  * Coinbase's reference stack as a Scraper Gateway: an @x402/express resource server with the x402 reference
  * facilitator in process, on a local chain, declaring the `payment-identifier` extension and keeping the idempotency
  * cache the way Coinbase's payment-identifier example server does (the answer cached by identifier after settlement;
- * a request whose identifier is cached is let through without payment and answered from the cache). Nothing here is
+ * a request whose identifier is cached is let through without payment and answered from the cache), with the
+ * identifier bound to the exact payment that settled under it, as the extension's specification asks (another
+ * payment under the same identifier is answered 409). Nothing here is
  * our gateway simulator: the reference packages decide the 402, the verification, the settlement and the headers.
  */
 
@@ -59,12 +61,16 @@ export interface ReceivedRequest {
 	payment?: PaymentPayload;
 	/** Where the connection was destroyed instead of answered, if it was (see `dropSettledAnswers`, `dropCachedResends`). */
 	dropped?: 'settled-answer' | 'cached-resend';
+	/** Answered 409: its payment identifier is bound to another payment that settled under it. */
+	conflict?: boolean;
 }
 
 /** A cached answer, as the route handler wrote it before settlement. */
 interface CachedAnswer {
 	body: Buffer;
 	contentType: string;
+	/** The authorization nonce of the payment the identifier is bound to. */
+	nonce: Hex;
 }
 
 function authorizationOf(payload: PaymentPayload): { from: `0x${string}`; nonce: Hex } {
@@ -223,6 +229,13 @@ export class ReferenceServer {
 		this.requests.push(received);
 		req.headers[REQUEST_TAG] = String(++this.tags);
 		const id = payment ? extractPaymentIdentifier(payment) : null;
+		// The identifier is bound to the payment that settled under it: another payment with it is a conflict.
+		const bound = id === null ? undefined : this.cache.get(id);
+		if (payment && bound && bound.nonce !== authorizationOf(payment).nonce) {
+			received.conflict = true;
+			res.status(409).json({ error: 'payment_identifier_conflict', message: `payment-identifier ${id} is bound to another payment` });
+			return;
+		}
 		if (id !== null && this.cache.has(id) && this.resendDrops > 0) {
 			this.resendDrops--;
 			received.dropped = 'cached-resend';
@@ -278,7 +291,7 @@ export class ReferenceServer {
 		this.settlements.push({ payer: getAddress(from), nonce, transaction: transaction as Hex, paymentId: id });
 		const http = transportContext as HTTPTransportContext | undefined;
 		if (id === null || !http?.responseBody) return;
-		this.cache.set(id, { body: http.responseBody, contentType: http.responseHeaders?.['content-type'] ?? 'application/json' });
+		this.cache.set(id, { body: http.responseBody, contentType: http.responseHeaders?.['content-type'] ?? 'application/json', nonce });
 	}
 
 	/** The route: the cached answer for a request the hook let through, otherwise the page for the posted url. */

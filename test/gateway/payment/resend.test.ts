@@ -105,7 +105,7 @@ describe('with payment identifiers, a lost answer is resent once and never charg
 		expect(requestsSince(sim, at.log).map((entry) => entry.status)).toEqual([402, 503, 200, 200]);
 	});
 
-	test('no answer to the resend either: "may have been charged" with the identifier; Retry On Fail gets the answer without a second charge', async () => {
+	test('no answer to the resend either: "may have been charged" with the identifier, saying Retry On Fail would resend this very payment', async () => {
 		const at = mark(2);
 		const before = await balances(sim, at.address);
 		// The first settled answer is dropped, and so is the next request (the resend) before the gateway reads it.
@@ -114,20 +114,17 @@ describe('with payment identifiers, a lost answer is resent once and never charg
 			sim.server.faults.add({ kind: 'reset', routes: [FETCH_ROUTE], times: 1 });
 			return 'reset';
 		});
-		const executionId = newExecutionId();
-		const failed = await fetchPages({ urls: ['https://example.com/flaky'], wallet: 2, executionId });
-		const error = jsonOf(failed.items)[0].error as string;
-		expect(error).toMatch(MAY_HAVE_BEEN_CHARGED);
-		const [, id] = /payment identifier (n8n_[0-9a-f]{64})\)/.exec(error) ?? [];
+		const failed = await fetchPages({ urls: ['https://example.com/flaky'], wallet: 2, executionId: newExecutionId() });
+		const [item] = jsonOf(failed.items);
+		expect(item.error).toMatch(MAY_HAVE_BEEN_CHARGED);
+		const [, id] = /payment identifier (n8n_[0-9a-f]{64})\)/.exec(item.error as string) ?? [];
 		expect(id).toBe(sim.settlements[at.settlements].paymentId);
-
-		// The same item again in the same execution, as Retry On Fail runs it: the same identifier, a new signature.
-		const again = await fetchPages({ urls: ['https://example.com/flaky'], wallet: 2, executionId });
-		const [page] = jsonOf(again.items);
-		expect(page.error).toBeUndefined();
-		expect(page.payment).toMatchObject({ paymentId: id, transaction: sim.settlements[at.settlements].transaction });
+		expect(item.description).toMatch(/The node sent the same payment once more, which cannot be charged twice .* Retry On Fail in the node settings resends this very payment \(the same signature and identifier\) while its authorization is valid.* It never signs a new payment for this item in this execution\./);
+		// The payment and its one resend, the same header; nothing else.
+		const signed = signedRequests(sim, at.log);
+		expect(signed).toHaveLength(2);
+		expect(signed[1].headers['payment-signature']).toBe(signed[0].headers['payment-signature']);
 		expect(sim.settlements.length - at.settlements).toBe(1);
-		expect(sim.replays.slice(at.replays).map((r) => r.paymentId)).toEqual([id]);
 		expect(before.payer - (await sim.balanceOf(at.address))).toBe(PRICE);
 	});
 

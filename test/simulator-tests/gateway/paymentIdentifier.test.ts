@@ -148,7 +148,7 @@ describe('a settled identifier is answered from the cache, never charged twice',
 		expect(sim.server.log.for('POST /api/service/scraperAPI').map((e) => e.status)).toEqual([200, 200]);
 	});
 
-	test('a different payload (new nonce) with the same id: the cached answer, the new nonce stays unused', async () => {
+	test('a different payload (new nonce) with the same id: 409, the identifier is bound to the payment that settled; the new nonce stays unused', async () => {
 		const wallet = sim.testWallets[0];
 		const before = await balances(wallet);
 		const id = 'other_payload_000000002';
@@ -159,14 +159,19 @@ describe('a settled identifier is answered from the cache, never charged twice',
 		const first = await post({ url: 'https://example.com/a' }, paid(one.header));
 		expect(first.status).toBe(200);
 		const second = await post({ url: 'https://example.com/a' }, paid(two.header));
-		expect(second.status).toBe(200);
-		expect(second.json).toEqual(first.json);
-		expect(transactionOf(second)).toBe(transactionOf(first));
+		expect(second.status).toBe(409);
+		expect(second.json).toMatchObject({ error: 'payment_identifier_conflict' });
+		expect(second.headers.get('payment-response')).toBeNull();
+		// The very same payment again is answered from the cache.
+		const same = await post({ url: 'https://example.com/a' }, paid(one.header));
+		expect(same.status).toBe(200);
+		expect(transactionOf(same)).toBe(transactionOf(first));
 
 		expect(await sim.authorizationUsed(wallet.address, nonceOf(one.payload))).toBe(true);
 		expect(await sim.authorizationUsed(wallet.address, nonceOf(two.payload))).toBe(false);
 		expect(sim.settlements).toHaveLength(1);
-		expect(sim.replays).toEqual([expect.objectContaining({ paymentId: id, nonce: nonceOf(two.payload) })]);
+		expect(sim.rejections.at(-1)).toMatchObject({ stage: 'paymentId', nonce: nonceOf(two.payload) });
+		expect(sim.replays).toEqual([expect.objectContaining({ paymentId: id, nonce: nonceOf(one.payload) })]);
 		await expectChargedOnce(wallet, before);
 	});
 
@@ -353,12 +358,15 @@ describe('the cache is per payer and per validity window', () => {
 		const wallet = sim.testWallets[5];
 		const before = await balances(wallet);
 		const id = 'window_id_000000000010';
-		const first = await post({ url: 'https://example.com/w' }, paid((await signPayment(sim, wallet, { paymentId: id })).header));
+		const firstHeader = (await signPayment(sim, wallet, { paymentId: id })).header;
+		const first = await post({ url: 'https://example.com/w' }, paid(firstHeader));
 		expect(first.status).toBe(200);
 
 		sim.clock.advance(119_000);
+		// Inside the window: the same payment is answered from the cache, another one under the id refused.
 		const inside = await signPayment(sim, wallet, { paymentId: id });
-		const replayed = await post({ url: 'https://example.com/w' }, paid(inside.header));
+		expect((await post({ url: 'https://example.com/w' }, paid(inside.header))).status).toBe(409);
+		const replayed = await post({ url: 'https://example.com/w' }, paid(firstHeader));
 		expect(transactionOf(replayed)).toBe(transactionOf(first));
 		expect(await sim.authorizationUsed(wallet.address, nonceOf(inside.payload))).toBe(false);
 		expect(sim.replays).toHaveLength(1);
@@ -373,8 +381,8 @@ describe('the cache is per payer and per validity window', () => {
 		expect(sim.replays).toHaveLength(1);
 		expect(await sim.balanceOf(wallet.address)).toBe(before.payer - 2n * PRICE_ATOMIC);
 
-		// The new settlement starts a new window.
-		const replay = await post({ url: 'https://example.com/w' }, paid((await signPayment(sim, wallet, { paymentId: id })).header));
+		// The new settlement starts a new window, bound to its own payment.
+		const replay = await post({ url: 'https://example.com/w' }, paid(after.header));
 		expect(transactionOf(replay)).toBe(transactionOf(again));
 		expect(sim.replays).toHaveLength(2);
 	});

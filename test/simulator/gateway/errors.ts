@@ -27,3 +27,11 @@ export function gatewayErrorBody(status: number): unknown {
 			return { error: status >= 500 ? 'internal_error' : 'error', message: 'An unexpected error occurred' };
 	}
 }
+
+/** 409: the payment identifier is bound to another payment of the payer (the extension's rule for a reused id). */
+export function paymentIdConflictReply(id: string): SimReply {
+	return {
+		status: 409,
+		json: { error: 'payment_identifier_conflict', message: `payment-identifier ${id} is already used by another payment of this payer; a retry must resend that same payment` },
+	};
+}

@@ -99,6 +99,8 @@ interface CachedAnswer {
 	reply: SimReply;
 	/** Simulated time (ms) from which the answer is no longer served. */
 	expiresAt: number;
+	/** The authorization nonce of the payment the identifier is bound to. */
+	nonce: string;
 }
 
 /** The right to handle one payer+identifier: the only request doing so until `release()`. */
@@ -117,10 +119,13 @@ function copyReply(reply: SimReply): SimReply {
  * Answers of settled requests by payer (lower case) + identifier, for their validity window on the simulated clock,
  * and the payer+identifier pairs being handled now. One identifier of one payer is never settled twice: a request
  * either gets the cached answer, or waits for the request in flight with its key and then looks again, or claims it.
+ * An identifier is bound to the exact payment that settled under it (its authorization nonce), as the extension's
+ * specification asks: the same identifier with another payment is then a conflict (409), never answered from the
+ * cache; one whose payment did not settle stays free.
  */
 export class PaymentIdCache {
 	private readonly answers = new Map<string, CachedAnswer>();
-	private readonly inFlight = new Map<string, Promise<void>>();
+	private readonly inFlight = new Map<string, { done: Promise<void> }>();
 	/** Bumped by `clear()`: a claim from before a clear stores nothing. */
 	private generation = 0;
 
@@ -130,23 +135,24 @@ export class PaymentIdCache {
 	 * The cached answer for this payer and identifier (a copy), or a claim to handle it; waits while another request
 	 * with the same key is in flight.
 	 */
-	async enter(payer: string, id: string): Promise<{ cached: SimReply } | { claim: PaymentIdClaim }> {
+	async enter(payer: string, id: string, nonce: string): Promise<{ cached: SimReply } | { claim: PaymentIdClaim } | { conflict: true }> {
 		const key = `${payer.toLowerCase()} ${id}`;
 		for (;;) {
 			const cached = this.lookup(key);
-			if (cached) return { cached: copyReply(cached.reply) };
+			if (cached) return cached.nonce === nonce ? { cached: copyReply(cached.reply) } : { conflict: true };
+			// Another request with this key is being handled: its outcome decides (a settled payment binds the id).
 			const running = this.inFlight.get(key);
 			if (!running) break;
-			await running;
+			await running.done;
 		}
 		let done!: () => void;
-		const running = new Promise<void>((resolve) => (done = resolve));
+		const running = { done: new Promise<void>((resolve) => (done = resolve)) };
 		this.inFlight.set(key, running);
 		const generation = this.generation;
 		return {
 			claim: {
 				store: (reply, settledAt, windowMs) => {
-					if (generation === this.generation) this.answers.set(key, { reply: copyReply(reply), expiresAt: settledAt + windowMs });
+					if (generation === this.generation) this.answers.set(key, { reply: copyReply(reply), expiresAt: settledAt + windowMs, nonce });
 				},
 				release: () => {
 					if (this.inFlight.get(key) === running) this.inFlight.delete(key);

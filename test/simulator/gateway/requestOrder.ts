@@ -7,7 +7,7 @@ import { getAddress, type Hex } from 'viem';
 
 import type { SimClock } from '../core/clock';
 import type { SimReply, SimRequest } from '../core/http';
-import { validationReply } from './errors';
+import { paymentIdConflictReply, validationReply } from './errors';
 import { readPaymentSignature } from './payload';
 import { PaymentIdCache, readPaymentId, signedByPayer } from './paymentIds';
 import type { PaidRequest, Settlement } from './settlement';
@@ -75,7 +75,11 @@ export class RequestOrder {
 	/** The cached answer of this payer's identifier, or the settlement under a claim on it (others with it wait). */
 	private async withPaymentId(request: PaidRequest, id: string): Promise<SimReply> {
 		const { service, who } = request;
-		const entry = await this.paymentIds.enter(who.payer, id);
+		const entry = await this.paymentIds.enter(who.payer, id, who.nonce);
+		if ('conflict' in entry) {
+			this.context.reject(service, { stage: 'paymentId', reason: 'identifier bound to another payment', payer: who.payer, nonce: who.nonce });
+			return paymentIdConflictReply(id);
+		}
 		if ('cached' in entry) {
 			this.replays.push({ service, paymentId: id, payer: getAddress(who.payer), nonce: who.nonce as Hex, at: this.context.clock.now() });
 			return entry.cached;

@@ -2,7 +2,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
 
 import { describeResources, routeOperation } from '../../../nodes/shared/execution/operation';
-import type { Resource } from '../../../nodes/shared/execution/operation';
+import type { CallFactory, Resource } from '../../../nodes/shared/execution/operation';
 import { pageFetch } from './actions/page/fetch';
 import { searchWeb } from './actions/search/web';
 import { testWalletCredential } from './methods/credentialTest';
@@ -40,6 +40,15 @@ export class ScraperGateway implements INodeType {
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		return await routeOperation(this, resources, { makeCall: gatewayCall });
+		const calls: GatewayCall[] = [];
+		const makeCall: CallFactory<GatewayCall> = (ctx, limiter) => {
+			const call = gatewayCall(ctx, limiter);
+			calls.push(call);
+			return call;
+		};
+		const output = await routeOperation(this, resources, { makeCall });
+		// Returned, not thrown: n8n's Retry On Fail runs no retry of this run, so what it paid need not be remembered.
+		for (const call of calls) call.finished();
+		return output;
 	}
 }

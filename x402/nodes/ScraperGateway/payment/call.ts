@@ -9,6 +9,7 @@ import { spendLimit } from '../descriptions/paymentOptions';
 import { paymentsFor } from './forWallet';
 import type { PaymentIdScope } from './forWallet';
 import type { GatewayPayments } from './payments';
+import { executionSpend } from './executionSpend';
 import { SPEND_REGISTRY } from './spendRegistry';
 import { readWallet } from './wallet';
 import { WALLET_CREDENTIAL_NAME } from './walletFields';
@@ -60,13 +61,18 @@ export class GatewayCall extends NodeCall<IExecuteFunctions> {
 		}
 		const { wallet } = read;
 		const maxTotalSpend = spendLimit(this.ctx, itemIndex);
-		this.opened ??= paymentsFor(this.ctx.getNode(), wallet, SPEND_REGISTRY.ledgerFor(this.ctx.getExecutionId(), wallet.address), {
+		this.opened ??= paymentsFor(this.ctx.getNode(), wallet, SPEND_REGISTRY.ledgerFor(this.ctx.getExecutionId(), wallet.address, executionSpend(this.ctx, wallet.address)), {
 			maxTotalSpend,
 			// The Stop button: the price request's retries end on it (as the core's waits do), and nothing is paid after it.
 			signal: this.ctx.getExecutionCancelSignal(),
 			paymentIdScope: paymentIdScope(this.ctx),
 		});
 		return this.opened;
+	}
+
+	/** The run returned (no retry follows): its items' payments are forgotten, as nothing will ask for them again. */
+	finished(): void {
+		this.opened?.forgetRecorded();
 	}
 }
 

@@ -145,23 +145,44 @@ export function canceledBeforePayment(node: INode, request: PaidRequest): NodeOp
 
 /**
  * A signed payment went out and no clear answer came back (`resent`: not to its one resend with the same payment
- * identifier either): say what could have been taken, and how to check.
+ * identifier either): say what could have been taken, how to check, and what Retry On Fail does (`on`: this was
+ * Retry On Fail's run of the item, which never signs anew).
  */
-export function mayHaveBeenCharged(node: INode, request: PaidRequest, signed: SignedPayment, cause: string, resent = false): NodeApiError {
+export function mayHaveBeenCharged(node: INode, request: PaidRequest, signed: SignedPayment, cause: string, resent = false, on?: 'retry'): NodeApiError {
 	const expiry = /^\d+$/.test(signed.validBefore) ? new Date(Number(signed.validBefore) * 1000).toISOString() : 'unknown';
 	const amount = formatAtomic(signed.amount);
 	const { payer, nonce, network, paymentId } = signed;
 	const id = paymentId ? `, payment identifier ${paymentId}` : '';
+	return nodeApiError(node, { payer, nonce, amount, network, ...(paymentId ? { paymentId } : {}) } as JsonObject, {
+		message: `The payment may have been charged: ${cause} after a signed payment of ${usdc(signed.amount)} was sent (payer ${payer}, nonce ${nonce}, amount ${amount} USDC, network ${network}${id})`,
+		description: `The gateway settles before it fetches the page, so it may have taken the payment while the node stopped waiting. ${unknownOutcomeSteps(signed, resent, on, expiry)} Before running it again in a new execution, look for a transfer from ${payer} to ${signed.payTo} with authorization nonce ${nonce} on ${network} (the authorization expires at ${expiry}). If pages are slow, raise '${RESPONSE_DEADLINE.label}' in the node options.`,
+		itemIndex: request.itemIndex,
+	});
+}
+
+/** What the node did with a payment of unknown outcome, and what Retry On Fail does or did with it, exactly. */
+function unknownOutcomeSteps(signed: SignedPayment, resent: boolean, on: 'retry' | undefined, expiry: string): string {
+	const never = 'It never signs a new payment for this item in this execution.';
+	if (on === 'retry') {
+		if (resent) return `Retry On Fail resent the same payment, which cannot be charged twice (one authorization nonce), and got no clear answer either. ${never}`;
+		if (signed.paymentId) return `Retry On Fail did not send it again: its authorization expires (at ${expiry}) before an answer could come, or the execution was stopped. ${never}`;
+		return `Retry On Fail did not pay for it again: this gateway takes no payment identifier, so a resend could not be told apart from a new payment. ${never}`;
+	}
 	const sent = resent
 		? 'The node sent the same payment once more, which cannot be charged twice (one authorization nonce), and got no clear answer either.'
 		: 'The node did not send it again, so this item was not paid twice.';
-	const retry = paymentId
-		? ' Retry On Fail in the node settings sends this item again with the same payment identifier, which this gateway answers from its cache without a second charge if it took the payment.'
-		: '';
-	return nodeApiError(node, { payer, nonce, amount, network, ...(paymentId ? { paymentId } : {}) } as JsonObject, {
-		message: `The payment may have been charged: ${cause} after a signed payment of ${usdc(signed.amount)} was sent (payer ${payer}, nonce ${nonce}, amount ${amount} USDC, network ${network}${id})`,
-		description: `The gateway settles before it fetches the page, so it may have taken the payment while the node stopped waiting. ${sent}${retry} Before running it again in a new execution, look for a transfer from ${payer} to ${signed.payTo} with authorization nonce ${nonce} on ${network} (the authorization expires at ${expiry}). If pages are slow, raise '${RESPONSE_DEADLINE.label}' in the node options.`,
+	const retry = signed.paymentId
+		? ` Retry On Fail in the node settings resends this very payment (the same signature and identifier) while its authorization is valid, which a gateway that took it answers from its records without a second charge. ${never}`
+		: ' Retry On Fail in the node settings does not pay for this item again: it reports it as here.';
+	return `${sent}${retry}`;
+}
+
+/** An item charged on an earlier try of this run while the gateway failed: Retry On Fail does not pay for it again. */
+export function notPaidAgain(node: INode, request: PaidRequest, firstError: string): NodeOperationError {
+	const first = firstError.replace(/\s*\[item \d+\]$/, '');
+	return nodeOperationError(node, `Not paid again: an earlier try of this item in this execution was charged and failed (${first})`, {
 		itemIndex: request.itemIndex,
+		description: 'Retry On Fail never pays twice for one item in one execution, and the gateway does not refund the first payment. To pay for another attempt, run the item in a new execution.',
 	});
 }
 
@@ -214,7 +235,7 @@ export function chargedError(node: INode, itemIndex: number, result: Pick<Gatewa
 	const error = nodeApiError(node, { upstreamError, ...(receipt ?? {}) } as JsonObject, {
 		message,
 		description: receipt
-			? 'The gateway takes the payment before the upstream work and does not refund it when that work fails. Check the input (is the page public and up?) or try later; running the item again pays again.'
+			? 'The gateway takes the payment before the upstream work and does not refund it when that work fails. Check the input (is the page public and up?) or try later. Retry On Fail does not pay for this item again in this execution; running it in a new execution pays again.'
 			: 'Check the input and try again later.',
 		itemIndex,
 	});

@@ -1,6 +1,7 @@
 import type { INode } from 'n8n-workflow';
 
 import type { SpendLedger } from './ledger';
+import { PAID_ITEMS } from './paidItems';
 import { derivePaymentId } from './paymentId';
 import type { PaymentIdParts } from './paymentId';
 import { GatewayPayments } from './payments';
@@ -46,5 +47,6 @@ export function paymentsFor(node: INode, wallet: Wallet, ledger: SpendLedger, op
 		sign: async (requirement, resource, paymentId) => await signer.sign(requirement, resource, paymentId),
 		paymentId: ({ itemIndex, path, body }) => derivePaymentId({ ...options.paymentIdScope, itemIndex, payer: wallet.address, path, body }),
 		signal: options.signal,
+		paidItems: PAID_ITEMS,
 	});
 }

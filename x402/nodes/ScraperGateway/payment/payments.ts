@@ -2,8 +2,9 @@ import type { INode } from 'n8n-workflow';
 import type { PaymentRequirements, ResourceInfo } from '@x402/core/types';
 
 import { pause } from '../../../../nodes/shared/execution/pause';
-import { budgetRefusal, canceledBeforePayment, firstLine, mayHaveBeenCharged, paymentNotAccepted, signingRefusal, statusError, unreachable } from './errors';
+import { budgetRefusal, canceledBeforePayment, firstLine, mayHaveBeenCharged, notPaidAgain, paymentNotAccepted, signingRefusal, statusError, unreachable } from './errors';
 import type { SpendLedger } from './ledger';
+import type { PaidItem } from './paidItems';
 import { readPaidAnswer, resendable } from './paidAnswer';
 import type { PaidAnswer } from './paidAnswer';
 import type { PaymentIdAdvert } from './paymentId';
@@ -11,11 +12,14 @@ import { PriceRequest } from './priceRequest';
 import { toReceipt } from './receipt';
 import type { KnownRequirement, RequirementCache } from './requirementCache';
 import { decodePaymentRequired } from './requirements';
+import type { ProcessMemory } from './processMemory';
 import type { GatewayResult, PaidRequest, Send } from './request';
 import type { SignedPayment } from './signer';
 
 /** Long enough for a gateway to finish recording the answer of a payment it settled as the connection dropped. */
 const RESEND_PAUSE_MS = 1_000;
+/** The least validity left for Retry On Fail to resend a payment of unknown outcome. */
+const RESEND_VALIDITY_MS = 10_000;
 
 /**
  * What the payments of one call of the node need. The decisions come in as functions and objects, as x402Client takes
@@ -35,6 +39,8 @@ interface PaymentsDeps {
 	paymentId: (request: PaidRequest) => string;
 	/** The execution's cancel signal: nothing is signed or resent after it. */
 	signal?: AbortSignal;
+	/** What became of each item's payment in this process, by its identifier: a retried item is not paid again. */
+	paidItems: ProcessMemory<PaidItem>;
 	/** Pause before the one resend of a payment whose outcome is unknown, ms (default RESEND_PAUSE_MS). */
 	resendPauseMs?: number;
 }
@@ -47,10 +53,15 @@ interface PaymentsDeps {
  * money certainly did not move and committed everywhere else, once per item.
  */
 export class GatewayPayments {
+	/** The identifiers this call recorded, forgotten when it ends without an error (no retry follows). */
+	private readonly recorded = new Set<string>();
+
 	constructor(private readonly deps: PaymentsDeps) {}
 
-	/** POSTs the request's body to its path on the gateway and pays for it. */
+	/** POSTs the request's body to its path on the gateway and pays for it, unless this item was paid already. */
 	async post(request: PaidRequest): Promise<GatewayResult> {
+		const earlier = this.deps.paidItems.get(this.deps.paymentId(request));
+		if (earlier) return await this.again(request, earlier);
 		const { node, send, prices, signal } = this.deps;
 		// 1-3. The price: known for this path, or the unpaid request's 402 read and checked against the policy.
 		const found = await prices.requirementFor(request.path, async () => await new PriceRequest({ node, send, requirements: prices, signal }, request).run());
@@ -67,23 +78,69 @@ export class GatewayPayments {
 		const { node, ledger } = this.deps;
 		switch (read.kind) {
 			case 'paid':
-				ledger.commit(signed.amount);
-				return { body: read.answer.json, receipt: toReceipt(signed, read.settlement), settlement: read.settlement, nonce: signed.nonce, decoded: read.answer.decoded };
 			case 'charged':
+			case 'unknown':
 				ledger.commit(signed.amount);
-				throw statusError(node, request, read.answer, toReceipt(signed, read.settlement));
+				return this.settled(request, signed, read);
 			case 'unsent':
 				ledger.release(signed.amount, request.unit);
 				throw unreachable(node, request, read.outcome.failure);
-			case 'unknown':
-				ledger.commit(signed.amount);
-				throw mayHaveBeenCharged(node, request, signed, read.cause, read.resent);
 			case 'refused':
 				// Not accepted or invalid input: nothing was charged.
 				ledger.release(signed.amount, request.unit);
 				if (read.answer.status === 400) throw statusError(node, request, read.answer, undefined);
 				return await this.refused(request, signed, read, mayRefresh);
 		}
+	}
+
+	/**
+	 * A sending that may have moved money, booked already: the item's result, or its error. Either is recorded, so a
+	 * retry of the item in this run gets the same without paying again.
+	 */
+	private settled(request: PaidRequest, signed: SignedPayment, read: Extract<PaidAnswer, { kind: 'paid' | 'charged' | 'unknown' }> & { resent?: boolean }): GatewayResult {
+		const { node } = this.deps;
+		if (read.kind === 'paid') {
+			const result = { body: read.answer.json, receipt: toReceipt(signed, read.settlement), settlement: read.settlement, nonce: signed.nonce, decoded: read.answer.decoded };
+			this.record(request, { kind: 'answered', result });
+			return result;
+		}
+		if (read.kind === 'charged') {
+			const error = statusError(node, request, read.answer, toReceipt(signed, read.settlement));
+			this.record(request, { kind: 'charged', error });
+			throw error;
+		}
+		this.record(request, { kind: 'unknown', signed, cause: read.cause });
+		throw mayHaveBeenCharged(node, request, signed, read.cause, read.resent);
+	}
+
+	/**
+	 * An item this run already paid, run again by Retry On Fail: its answer again, or its charge reported again, or,
+	 * where the outcome is unknown, the very same signed payment resent while valid (with a payment identifier, which
+	 * the gateway answers from its records); never a new payment.
+	 */
+	private async again(request: PaidRequest, earlier: PaidItem): Promise<GatewayResult> {
+		const { node, send, signal } = this.deps;
+		if (earlier.kind === 'answered') return earlier.result;
+		if (earlier.kind === 'charged') throw notPaidAgain(node, request, earlier.error.message);
+		const { signed } = earlier;
+		// A gateway settles as the request arrives: an authorization about to expire could not be settled anyway.
+		const validFor = Number(signed.validBefore) * 1000 - Date.now();
+		if (signed.paymentId === undefined || !(validFor > RESEND_VALIDITY_MS) || signal?.aborted) throw mayHaveBeenCharged(node, request, signed, earlier.cause, false, 'retry');
+		const read = readPaidAnswer(await send(request, { 'PAYMENT-SIGNATURE': signed.header }), true);
+		if (read.kind === 'unknown') throw mayHaveBeenCharged(node, request, signed, `${earlier.cause}, and ${read.cause} when Retry On Fail resent the same payment`, true, 'retry');
+		return this.settled(request, signed, read as Extract<PaidAnswer, { kind: 'paid' | 'charged' }>);
+	}
+
+	private record(request: PaidRequest, item: PaidItem): void {
+		const id = this.deps.paymentId(request);
+		this.deps.paidItems.set(id, item);
+		this.recorded.add(id);
+	}
+
+	/** The call ended without an error, so n8n runs no retry of it: what it recorded is no longer needed. */
+	forgetRecorded(): void {
+		for (const id of this.recorded) this.deps.paidItems.delete(id);
+		this.recorded.clear();
 	}
 
 	/** Reserves the price in the execution's budget, then signs; a refusal of either leaves the ledger as it was. */

@@ -1,4 +1,6 @@
 import { SpendLedger } from './ledger';
+import type { SpendStore } from './ledger';
+import { ProcessMemory } from './processMemory';
 
 /** An entry not asked for during this long is dropped at the next ask (an agent's calls come seconds apart). */
 const IDLE_MS = 24 * 60 * 60 * 1000;
@@ -12,54 +14,34 @@ const MAX_ENTRIES = 10_000;
  * execution id and paying wallet address. Ledgers are per execution, not per run of a node: an AI Agent runs its tool
  * node once per tool call, each time with a fresh context, a node inside a loop runs once per round, and an agent may
  * have several Scraper Gateway tools (search, fetch) paying from one wallet; the limit is for what the execution pays.
- * A call without an execution id (nothing n8n runs has none) gets a fresh ledger that is not kept here; the call keeps
- * it for its items.
+ * The ledger in memory is the one payments running at once in this process reserve against; what it commits is also
+ * kept in the execution's own data (`executionSpend.ts`), so an execution resumed in another process (after a Wait,
+ * on another worker, after a restart) starts there from what it spent, not from zero. A call without an execution id
+ * (nothing n8n runs has none) gets a fresh ledger that is not kept here; the call keeps it for its items.
  *
- * For how long: n8n does not tell a node when its execution ends, so nothing is dropped when one ends and nothing is
- * dropped on a timer. Entries are dropped only when a call asks for an execution's ledger (`ledgerFor`, once per run
- * of a node or tool call, when its first item is about to pay): then every entry not asked for during the last 24
- * hours is dropped, and, while 10,000 or more remain besides the one asked for, the one asked for least recently. So
- * at most 10,000 are kept, and an execution that waits more than 24 hours between two paying runs may start again
- * from zero.
- *
- * What it cannot do: it lives in the memory of one n8n process. A queue-mode worker, the main instance and a process
- * after a restart each have their own and do not see another's entries: an execution resumed in another process
- * (after a Wait, on another worker, after a restart) starts there from zero. What many executions or processes spend
- * together is bounded only by the wallet's balance (README, "Spending limit": a dedicated wallet).
+ * For how long: see `ProcessMemory`. At most 10,000 are kept, and one not asked for during 24 hours is dropped; an
+ * execution asked for again after that starts from what its own data holds.
  */
 export class SpendRegistry {
-	/** Map order is the order of the last ask (an ask re-inserts its entry): the least recently asked come first. */
-	private readonly entries = new Map<string, { ledger: SpendLedger; touched: number }>();
+	private readonly memory: ProcessMemory<SpendLedger>;
 
-	constructor(
-		private readonly limits: { idleMs: number; maxEntries: number } = { idleMs: IDLE_MS, maxEntries: MAX_ENTRIES },
-		private readonly now: () => number = Date.now,
-	) {}
+	constructor(limits: { idleMs: number; maxEntries: number } = { idleMs: IDLE_MS, maxEntries: MAX_ENTRIES }, now: () => number = Date.now) {
+		this.memory = new ProcessMemory(limits, now);
+	}
 
 	/** How many ledgers are kept. */
 	get size(): number {
-		return this.entries.size;
+		return this.memory.size;
 	}
 
-	/** The spend ledger of `payer` in execution `executionId`: the one kept, else a new one, kept from now on. */
-	ledgerFor(executionId: string | undefined, payer: string): SpendLedger {
-		if (!executionId) return new SpendLedger();
-		const key = `${executionId}\u0000${payer.toLowerCase()}`;
-		const now = this.now();
-		const held = this.entries.get(key);
-		this.entries.delete(key);
-		this.drop(now);
-		const ledger = held?.ledger ?? new SpendLedger();
-		this.entries.set(key, { ledger, touched: now });
+	/**
+	 * The spend ledger of `payer` in execution `executionId`: the one kept, else a new one, kept from now on; kept in
+	 * `store` too (the execution's data), and raised to what it holds.
+	 */
+	ledgerFor(executionId: string | undefined, payer: string, store?: SpendStore): SpendLedger {
+		const ledger = executionId ? this.memory.take(`${executionId}\u0000${payer.toLowerCase()}`, () => new SpendLedger()) : new SpendLedger();
+		ledger.keepIn(store);
 		return ledger;
-	}
-
-	/** Drops, oldest first, the entries idle too long and those beyond the cap. */
-	private drop(now: number): void {
-		for (const [key, held] of this.entries) {
-			if (now - held.touched < this.limits.idleMs && this.entries.size < this.limits.maxEntries) break;
-			this.entries.delete(key);
-		}
 	}
 }
 
