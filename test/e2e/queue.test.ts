@@ -12,6 +12,7 @@ import { DEMO_MANUAL_SCRAPER_IDS, PLATFORM_DEMO_TOKEN, startSimulator, type Runn
 import { expectExample4, paymentsBefore } from './examples/gateway';
 import { expectExample3, expectExample5 } from './examples/marketplace';
 import { expectExample1, expectExample2 } from './examples/platform';
+import { demoWalletBalance, expectCapHeld, SPEND_WORKFLOW, SPEND_WORKFLOW_ID, WAIT_SECONDS } from './examples/spendAcrossWait';
 import { EXAMPLES, example, nodeOutput } from './examples/workflows';
 import { QueueCluster } from './infra/queue/cluster';
 import { isAlive } from './infra/queue/procfs';
@@ -89,6 +90,7 @@ describe(`n8n ${VERSION} in queue mode: main + 2 workers + Redis + PostgreSQL`, 
 		slow.name = 'queue e2e: slow bulk job, waiting';
 		Object.assign(slow.nodes[1].parameters, { options: { maxWaitSeconds: 900, pollIntervalSeconds: 2 } });
 		writeFileSync(path.join(workflowsDir, 'queue-slow-bulk.json'), JSON.stringify(slow, null, '\t'));
+		writeFileSync(path.join(workflowsDir, 'queue-spend-across-wait.json'), JSON.stringify(SPEND_WORKFLOW, null, '\t'));
 
 		// Every process installs both packages by name from a local npm registry, as separate hosts would (n8n's own
 		// installer, which would tell the workers over Redis, refuses a custom registry on an unlicensed n8n).
@@ -296,6 +298,38 @@ describe(`n8n ${VERSION} in queue mode: main + 2 workers + Redis + PostgreSQL`, 
 		}
 		const total = memory.reduce((sum, m) => sum + m.rssKb + m.children.reduce((s, c) => s + c.rssKb, 0), 0);
 		report.push(`memory total of the n8n processes: ${mb(total)}`);
+	});
+
+	test('two Gateway nodes, one 0.03 USDC cap, a 70 s Wait resumed on the other worker: 0.03 USDC paid in all', async () => {
+		const balance = await demoWalletBalance(sim);
+		const settled = sim.gateway.settlements.length;
+		const executionId = await rest.runManually(SPEND_WORKFLOW_ID);
+		const deadline = Date.now() + 60_000;
+		while ((await rest.execution(executionId)).status !== 'waiting') {
+			if (Date.now() > deadline) throw new Error(`Execution ${executionId} did not reach the Wait: ${(await rest.execution(executionId)).status}`);
+			await sleep(500);
+		}
+		const [first] = cluster.workersThatStarted(executionId);
+		const paused = cluster.workers.find((w) => w.name === first);
+		const other = cluster.workers.find((w) => w.name !== first);
+		if (!paused || !other) throw new Error('expected two workers');
+		// The worker that ran the first part is paused through the Wait, so the resumed part runs on the other one.
+		paused.process.signal('SIGSTOP');
+		let execution: RestExecution;
+		try {
+			execution = await rest.waitForExecution(executionId, (WAIT_SECONDS + 120) * 1000, 1000);
+		} finally {
+			paused.process.signal('SIGCONT');
+		}
+		expect(execution.status).toBe('success');
+		expect(cluster.workersThatStarted(executionId).sort()).toEqual([paused.name, other.name].sort());
+		expect(cluster.workersThatFinished(executionId)).toContain(other.name);
+		const paid = await expectCapHeld(execution.run, sim, balance, settled);
+		ranOn.push({ what: 'spend limit across a 70 s Wait (part 1)', executionId, worker: paused.name });
+		ranOn.push({ what: 'spend limit across a 70 s Wait (resumed)', executionId, worker: other.name });
+		report.push(`spend limit across a Wait: #${executionId} paid ${Number(paid) / 1e6} USDC on chain (cap 0.03), first part on ${paused.name}, resumed on ${other.name}`);
+		const health = `http://127.0.0.1:${paused.healthPort}/healthz/readiness`;
+		await paused.process.waitUntil(`answer on ${health}`, async () => (await fetch(health)).ok, 60_000, 500);
 	});
 
 	test('a worker killed (SIGKILL) in Bulk > Start with Wait for Completion: the other worker keeps serving', async () => {
