@@ -5,7 +5,7 @@ import type { RunOutput } from '../descriptions/runOutput';
 import { marketplaceRequest } from '../transport/api';
 import type { FieldLabels, ListReaderOptions } from '../transport/api';
 import { runItem, runRecordItems } from '../runs/output';
-import { isRunDone, RUN_WAIT, trackRuns, waitForRuns } from '../runs/track';
+import { isRunDone, refuseUnnamedRuns, RUN_WAIT, trackRuns, waitForRuns } from '../runs/track';
 import type { TrackedRun } from '../runs/track';
 import { STARTED_RUN_FIELDS } from '../transport/vocabulary';
 import { FROM_OPTIONS, MARKETPLACE_VERSIONS } from '../versions';
@@ -137,6 +137,7 @@ export async function startRuns(
 		labels,
 	);
 	const { results, immediate } = started(answer);
+	refuseUnnamedRuns(ctx.getNode(), results, itemIndex);
 	const tracked = trackRuns(results);
 	if (!choice || tracked.length === 0) return immediate(tracked);
 	const runs = await waitForRuns(call, tracked, itemIndex, choice.wait);

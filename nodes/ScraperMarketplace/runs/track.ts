@@ -1,5 +1,6 @@
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, INode } from 'n8n-workflow';
 
+import { nodeOperationError } from '../../shared/execution/errors';
 import { readBudget, stoppableCall, waitForCompletion } from '../../shared/execution/polling';
 import { unconfirmedWorkError } from '../../shared/execution/unknownOutcome';
 import { WaitFields } from '../../shared/execution/waitFields';
@@ -32,6 +33,26 @@ export interface TrackedRun {
 	created_at?: string;
 	/** True once the run was read with GET `/api/scraping-runs/{id}` (create answers carry no content). */
 	read: boolean;
+}
+
+/** A scraping run's or scraper's ID as the service gives it: a positive whole number (also as text). */
+const isId = (value: unknown): boolean => (typeof value === 'number' || typeof value === 'string') && /^[1-9]\d*$/.test(String(value));
+
+/**
+ * Refuses a start whose answer has results that name no scraping run: the node could neither wait for such a run nor
+ * name it (a message would print "NaN"). The work was started, so the message says so and where to find it.
+ */
+export function refuseUnnamedRuns(node: INode, results: IDataObject[], itemIndex: number): void {
+	const unnamed = results.filter((result) => !isId(result.scraping_run_id));
+	if (unnamed.length === 0) return;
+	const scrapers = [...new Set(unnamed.map((result) => result.scraper_id).filter(isId).map(String))];
+	const of = scrapers.length === 0 ? '' : ` of scraper ${scrapers.join(', ')}`;
+	const which = unnamed.length === 1 ? 'a result of its answer names' : `${unnamed.length} results of its answer name`;
+	throw nodeOperationError(node, `Scraper Marketplace started the work${of}, but ${which} no scraping run (no scraping_run_id)`, {
+		itemIndex,
+		description:
+			'The node can neither wait for nor name a run without its ID. Do not start it again: it goes on in the service. Find the new run with Scraping Run > Get Latest of the scraper, or start a workflow when it finishes with the Scraper Run Trigger.',
+	});
 }
 
 /** Groups result records (from a create or run answer) into their scraping runs, in first-seen order. */

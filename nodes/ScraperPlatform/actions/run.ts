@@ -25,7 +25,7 @@ export interface ScraperRun {
 function runStarted(run: Omit<ScraperRun, 'output'>): StartedWork {
 	return run.scraperId === undefined
 		? { what: 'the AI scraper and its first run', check: `Look for it with ${lookForResults()}` }
-		: { what: `the run of scraper "${run.scraperId}"`, check: `Look for its result with ${lookForResults(run.scraperId)}` };
+		: { what: `the run of scraper "${run.scraperId}"`, check: `Look for its result with ${lookForResults({ scraperId: run.scraperId })}` };
 }
 
 /** A browser run's answer gets five minutes, or the run's own Timeout plus a minute when that is longer. */

@@ -1,4 +1,5 @@
-import { isRunDone, overallStatus, trackRuns } from '../../../nodes/ScraperMarketplace/runs/track';
+import { isRunDone, overallStatus, refuseUnnamedRuns, trackRuns } from '../../../nodes/ScraperMarketplace/runs/track';
+import { MARKETPLACE_NODE } from '../../shared/fixtures';
 import { result, run } from './records';
 
 /** Runs tracked from the service's answers, without the service. */
@@ -33,5 +34,26 @@ describe('run tracking', () => {
 		expect(isRunDone(run([result(1, 'succeeded')], false))).toBe(false);
 		expect(isRunDone(run([result(1, 'succeeded'), result(2, 'running')]))).toBe(false);
 		expect(isRunDone(run([]))).toBe(false);
+	});
+});
+
+describe('a start whose answer names no scraping run', () => {
+	it('is refused naming the scraper and saying the work was started, never "NaN" or an empty id', () => {
+		const answer = [
+			{ id: 1, scraping_run_id: 10, scraper_id: 3, status: 'queued' },
+			{ id: 2, scraper_id: 3, status: 'queued' },
+			{ id: 3, scraping_run_id: '', scraper_id: 3, status: 'queued' },
+		];
+		let message = '';
+		let description = '';
+		try {
+			refuseUnnamedRuns(MARKETPLACE_NODE, answer, 0);
+		} catch (error) {
+			({ message, description } = error as { message: string; description: string });
+		}
+		expect(message).toBe('Scraper Marketplace started the work of scraper 3, but 2 results of its answer name no scraping run (no scraping_run_id)');
+		expect(description).toMatch(/^The node can neither wait for nor name a run without its ID\. Do not start it again/);
+		expect(message).not.toMatch(/NaN|""/);
+		expect(() => refuseUnnamedRuns(MARKETPLACE_NODE, [answer[0], { id: 4, scraping_run_id: '12', scraper_id: 3 }], 0)).not.toThrow();
 	});
 });

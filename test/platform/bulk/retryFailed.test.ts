@@ -245,6 +245,21 @@ describe('Bulk > Retry Failed URLs: wait and output shapes, as Bulk > Start', ()
 });
 
 describe('Bulk > Retry Failed URLs: checked first, never started twice', () => {
+	it('a start of unknown outcome (a 502) names the job it retried, its scraper and the URLs, and is not sent again', async () => {
+		const list = urls('u', 7, [0, 2, 3, 5]);
+		const bulkId = endedJob(manualScraper, list);
+		ctx.sim.server.log.clear();
+		ctx.sim.server.faults.add({ kind: 'status', status: 502, times: 1, routes: [ROUTES.bulk] });
+		const result = await ctx.run(retry(bulkId));
+		const failed = [list[0], list[2], list[3], list[5]];
+		expect(result.error?.message).toBe(
+			`Scraper Platform answered 502 (Bad Gateway): the retry of bulk job "${bulkId}" (a new job on scraper "${manualScraper}" for its 4 URLs (${failed.slice(0, 3).join(', ')} and 1 more)) may have been created [item 0]`,
+		);
+		expect(result.error?.description).toMatch(new RegExp(`Look for a new bulk job of scraper "${manualScraper}" with Result > Get Many \\(newest first, Filters > 'Scraper ID' ${manualScraper} and 'Search' Bulk-AI\\)`));
+		expect(result.error?.message).not.toMatch(/NaN|""/);
+		expect(startsLogged()).toHaveLength(1);
+	});
+
 	it('a job still running is refused naming it, and nothing is started', async () => {
 		ctx.sim.options.bulkUrlDurationMs = 600_000;
 		const bulkId = ctx.sim.startBulk(PLATFORM_DEMO_TOKEN, manualScraper, urls('k', 3, [0])).id;
@@ -286,7 +301,7 @@ describe('Bulk > Retry Failed URLs: checked first, never started twice', () => {
 		ctx.sim.server.log.clear();
 		ctx.sim.server.faults.add({ ...fault, routes: [ROUTES.bulk] });
 		const result = await ctx.run(retry(bulkId));
-		expect(result.error?.message).toMatch(/the bulk job may have been created/);
+		expect(result.error?.message).toMatch(new RegExp(`the retry of bulk job "${bulkId}" \\(a new job on scraper "${manualScraper}" for its 1 URL \\(https://shop\\.example\\.com/l/1/sim-fail\\)\\) may have been created \\[item 0\\]$`));
 		expect(result.error?.description).toMatch(/did not send the request again/);
 		expect(ctx.sim.server.log.count(ROUTES.bulk)).toBe(1);
 	});

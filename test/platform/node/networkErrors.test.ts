@@ -66,9 +66,9 @@ describe('5xx and network errors', () => {
 		ctx.sim.server.faults.add({ kind: 'reset', times: 1, routes: [ROUTES.bulk] });
 		const second = await ctx.run(bulk);
 		// Our words, not n8n's generic ECONNRESET text, which would invite an immediate retry.
-		expect(second.error?.message).toBe('The connection to Scraper Platform ended before its answer (connection reset by the server (ECONNRESET)): the bulk job may have been created [item 0]');
+		expect(second.error?.message).toMatch(/^The connection to Scraper Platform ended before its answer \(connection reset by the server \(ECONNRESET\)\): the bulk job on scraper "[0-9a-f-]{36}" for \d+ URLs? \(https:\/\/.*\) may have been created \[item 0\]$/);
 		expect(second.error?.message).not.toMatch(/retry the request immediately/);
-		expect(second.error?.description).toMatch(/nothing runs twice\. Look for it with Result > Get Many \(newest first, Filters > 'Search' Bulk-AI\)/);
+		expect(second.error?.description).toMatch(/nothing runs twice\. Look for a new bulk job of scraper "[0-9a-f-]{36}" with Result > Get Many \(newest first, Filters > 'Scraper ID' [0-9a-f-]{36} and 'Search' Bulk-AI\)/);
 		expect(ctx.sim.server.log.count(ROUTES.bulk)).toBe(1);
 	});
 

@@ -150,6 +150,6 @@ export const bulkRetryFailed: Operation = {
 		const urls = urlsToRetry(job, plan.includeCanceled);
 		if (urls.length === 0) return [nothingToRetry(job, plan.includeCanceled)];
 		const kind = plan.kind === 'detect' ? await detectKind(call, job.scraperId, itemIndex) : plan.kind;
-		return await startBulkJob(call, { kind, scraperId: job.scraperId, urls, finish: plan.finish }, itemIndex);
+		return await startBulkJob(call, { kind, scraperId: job.scraperId, urls, finish: plan.finish, retryOf: job.id }, itemIndex);
 	},
 };

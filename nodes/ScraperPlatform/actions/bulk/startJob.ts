@@ -30,6 +30,21 @@ export interface BulkStart {
 	scraperId: string;
 	urls: string[];
 	finish: BulkFinish;
+	/** The ended job whose failed URLs this one retries (Bulk > Retry Failed URLs). */
+	retryOf?: string;
+}
+
+/** The URLs a message names: the first three, and how many more. */
+function someUrls(urls: string[]): string {
+	const shown = urls.slice(0, 3).join(', ');
+	return urls.length > 3 ? `${shown} and ${urls.length - 3} more` : shown;
+}
+
+/** What a start of unknown outcome may have started, and where to look for it: the job, its scraper, its URLs. */
+function startedWork(start: BulkStart): { what: string; check: string } {
+	const urls = `${start.urls.length} URL${start.urls.length === 1 ? '' : 's'} (${someUrls(start.urls)})`;
+	const what = start.retryOf ? `the retry of bulk job "${start.retryOf}" (a new job on scraper "${start.scraperId}" for its ${urls})` : `the bulk job on scraper "${start.scraperId}" for ${urls}`;
+	return { what, check: `Look for a new bulk job of scraper "${start.scraperId}" with ${lookForResults({ scraperId: start.scraperId, search: RESULT_TYPES.bulk })}` };
 }
 
 /** Sends the start once (a 5xx or a reset is never repeated: it may have started the job), then finishes it. */
@@ -44,7 +59,7 @@ export async function startBulkJob(call: ExecutionCall, start: BulkStart, itemIn
 			body: { scraperId: start.scraperId, urls: start.urls },
 			idempotent: false,
 			subject: { kind: ID_KINDS.scraper, id: start.scraperId },
-			started: { what: 'the bulk job', check: `Look for it with ${lookForResults(RESULT_TYPES.bulk)}` },
+			started: startedWork(start),
 		},
 		itemIndex,
 	);

@@ -152,10 +152,14 @@ const START_PAGE = field({
 const LEGACY_OPTIONS = collection((o) => optionsCollection(o, { displayOptions: { show: BEFORE_OPTIONS } }), [PAGE_SIZE, LEGACY_SIMPLIFY, START_PAGE]);
 const OPTIONS = collection((o) => optionsCollection(o, { displayOptions: { show: FROM_OPTIONS } }), [PAGE_SIZE, START_PAGE]);
 
-/** Where to look for a result the node may have started: the results list, newest first, narrowed by `search`. */
-export function lookForResults(search?: string): string {
-	if (search === undefined) return 'Result > Get Many (newest first)';
-	return `Result > Get Many (newest first, ${FILTERS.property.displayName} > '${SEARCH.label}' ${search})`;
+/** Where to look for a result the node may have started: the results list, newest first, narrowed by its filters. */
+export function lookForResults(filter: { search?: string; scraperId?: string } = {}): string {
+	const narrowed = [
+		filter.scraperId === undefined ? undefined : `'${SCRAPER.label}' ${filter.scraperId}`,
+		filter.search === undefined ? undefined : `'${SEARCH.label}' ${filter.search}`,
+	].filter((part) => part !== undefined);
+	if (narrowed.length === 0) return 'Result > Get Many (newest first)';
+	return `Result > Get Many (newest first, ${FILTERS.property.displayName} > ${narrowed.join(' and ')})`;
 }
 
 export const resultGetMany: Operation = {
