@@ -34,8 +34,8 @@ type WaitOutcome<T> =
 
 /**
  * A status read the service refused for good (token, access, bad request): reading again cannot help. A 404 is for
- * good only once a read of this wait found the work (it was deleted since): before, it may be a service that does
- * not list yet what it has just created, so the wait reads on.
+ * good only once a read of this wait found the work (it was deleted since, and the wait says so): before, it may be
+ * a service that does not list yet what it has just created, so the wait reads on.
  */
 function isDefinitive(error: unknown, found: boolean): boolean {
 	const status = answeredStatus(error) ?? 0;
@@ -143,7 +143,7 @@ export async function waitForCompletion<T>(options: WaitOptions<T>): Promise<Wai
 	if (state === undefined) await attempt();
 	for (;;) {
 		if (signal?.aborted) return { state, done: false, unconfirmed: { why: 'stopped' } };
-		if (failed && isDefinitive(failed, found)) return { state, done: false, unconfirmed: { why: 'unreadable', cause: failed } };
+		if (failed && isDefinitive(failed, found)) return { state, done: false, unconfirmed: { why: answeredStatus(failed) === 404 ? 'deleted' : 'unreadable', cause: failed } };
 		if (!failed && state !== undefined && isDone(state)) return { state, done: true };
 		if (elapsed() >= maxWaitMs) break;
 		// A stopped execution ends the pause at once; the loop then says so.

@@ -94,7 +94,7 @@ export function notJsonError(
 }
 
 /** Why the node could not confirm the end of work it started: the execution was stopped, or the status could not be read. */
-export type Unconfirmed = { why: 'stopped' } | { why: 'unreadable'; cause: Error };
+export type Unconfirmed = { why: 'stopped' } | { why: 'unreadable'; cause: Error } | { why: 'deleted'; cause: Error };
 
 /** An error about work that was started: what a Continue On Fail item carries besides the message (ids, state). */
 export interface StartedWorkError extends Error {
@@ -112,11 +112,16 @@ export function unconfirmedWorkError(
 	options: { work: string; unconfirmed: Unconfirmed; readLater: string; carried: IDataObject; itemIndex: number },
 ): NodeOperationError & StartedWorkError {
 	const { work, unconfirmed, readLater, carried, itemIndex } = options;
-	const message =
-		unconfirmed.why === 'stopped'
-			? `${work} was started; the execution was stopped before it finished`
-			: `${work} was started, but its status could not be read: ${unconfirmed.cause.message.replace(/ \[item \d+\]$/, '')}`;
-	const description = `Do not start it again: it goes on in the service. ${readLater}`;
+	const cause = unconfirmed.why === 'stopped' ? '' : unconfirmed.cause.message.replace(/ \[item \d+\]$/, '');
+	const message = {
+		stopped: `${work} was started; the execution was stopped before it finished`,
+		unreadable: `${work} was started, but its status could not be read: ${cause}`,
+		deleted: `${work} was started and then deleted while the node waited for it: ${cause}`,
+	}[unconfirmed.why];
+	const description =
+		unconfirmed.why === 'deleted'
+			? 'It was found while the node waited, then no longer: it no longer exists in the service, so nothing of it goes on and it cannot be read later. Start it again if you still need it.'
+			: `Do not start it again: it goes on in the service. ${readLater}`;
 	const error: NodeOperationError & StartedWorkError = nodeOperationError(node, message, { description, itemIndex });
 	error.startedWork = carried;
 	return answerableByAgent(error, `${message}. ${description}`);

@@ -37,13 +37,16 @@ describe('Bulk > Start with Wait for Completion', () => {
 		expect(platform.sim.server.log.count(PLATFORM_ROUTES.bulk)).toBe(1);
 	}, 60_000);
 
-	it('a job read once, then gone (404): the wait ends at once, naming the job', async () => {
+	it('a job read once, then gone (404): the wait ends at once, naming the job and calling it deleted', async () => {
 		platform.sim.options.bulkUrlDurationMs = 600_000;
 		try {
 			platform.sim.server.faults.add({ kind: 'status', status: 404, routes: [PLATFORM_ROUTES.result], afterRequests: 1 });
 			const started = Date.now();
 			const result = await platform.run(bulkStart({ maxWaitSeconds: 600 }));
-			expect(result.error?.message).toMatch(/^Bulk job "[^"]+" was started, but its status could not be read: The bulk job "[^"]+" was not found \(404\)/);
+			expect(result.error?.message).toMatch(/^Bulk job "[^"]+" was started and then deleted while the node waited for it: The bulk job "[^"]+" was not found \(404\)/);
+			expect(result.error?.description).toBe(
+				'It was found while the node waited, then no longer: it no longer exists in the service, so nothing of it goes on and it cannot be read later. Start it again if you still need it.',
+			);
 			expect(Date.now() - started).toBeLessThan(15_000);
 			expect(platform.sim.server.log.count(PLATFORM_ROUTES.result)).toBe(2);
 		} finally {

@@ -35,6 +35,17 @@ describe('Create and Run with Wait for Completion', () => {
 		expect(marketplace.requests(MARKETPLACE_ROUTES.searchLeadsCreateAndRun)).toHaveLength(1);
 	}, 60_000);
 
+	it('a run found by the wait and then gone (404): called deleted, never "it goes on in the service"', async () => {
+		marketplace.sim.server.faults.add({ kind: 'status', status: 404, routes: [MARKETPLACE_ROUTES.scrapingRun], afterRequests: 1 });
+		const result = await marketplace.run(search({ maxWaitSeconds: 60 }), { continueOnFail: true });
+		const item = result.items[0].json;
+		const [runId] = item.scrapingRunIds as number[];
+		expect(item.error).toMatch(new RegExp(`^Scraping run ${runId} of scraper \\d+ was started and then deleted while the node waited for it: .*\\(404\\)`));
+		expect(item.description).toMatch(/^It was found while the node waited, then no longer: it no longer exists in the service/);
+		expect(item.description).not.toMatch(/goes on in the service/);
+		expect(marketplace.requests(MARKETPLACE_ROUTES.searchLeadsCreateAndRun)).toHaveLength(1);
+	}, 60_000);
+
 	it('a run the service does not list yet (404 to every read) is read until Max Wait, then named', async () => {
 		marketplace.sim.server.faults.add({ kind: 'status', status: 404, routes: [MARKETPLACE_ROUTES.scrapingRun] });
 		const began = Date.now();
