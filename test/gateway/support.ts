@@ -4,6 +4,7 @@ import type { ICredentialDataDecryptedObject, IDataObject, INodeExecutionData, I
 import { allText, runNode, withoutItemMark } from '../harness';
 import type { RunOptions, RunResult } from '../harness';
 import { GatewaySimulator } from '../simulator/gateway';
+import type { GatewaySimulatorOptions } from '../simulator/gateway/types';
 
 export const FETCH_ROUTE = 'POST /api/service/scraperAPI';
 export const SEARCH_ROUTE = 'POST /api/service/webSearch';
@@ -182,4 +183,24 @@ export function expectNothingLeft(trace: RunTrace): NonNullable<RunResult['error
 	const { requests, signatures, settlements, rejections, spent, received } = trace;
 	expect({ requests, signatures, settlements, rejections, spent, received }).toEqual({ requests: 0, signatures: 0, settlements: 0, rejections: 0, spent: 0n, received: 0n });
 	return withoutItemMark(trace.result.error as NonNullable<RunResult['error']>);
+}
+
+/**
+ * The simulated gateway on anvil for a test file: started once, its faults, after-settle fault and payment-identifier
+ * mode reset after each test, closed at the end. `gateway.sim` is set once the file's tests run.
+ */
+export function useGatewaySimulator(options: GatewaySimulatorOptions): { sim: GatewaySimulator } {
+	const gateway = {} as { sim: GatewaySimulator };
+	beforeAll(async () => {
+		gateway.sim = await GatewaySimulator.start(options);
+	});
+	afterEach(() => {
+		gateway.sim.setAfterSettleFault(undefined);
+		gateway.sim.server.faults.clear();
+		gateway.sim.options.paymentIdentifier = 'optional';
+	});
+	afterAll(async () => {
+		await gateway.sim?.close();
+	});
+	return gateway;
 }

@@ -2,9 +2,8 @@ import fc from 'fast-check';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { runNode } from '../../harness';
-import { GatewaySimulator } from '../../simulator/gateway';
 import type { PaymentIdentifierMode } from '../../simulator/gateway/paymentIds';
-import { FETCH_ROUTE, jsonOf, PRICE, walletCredential } from '../support';
+import { FETCH_ROUTE, jsonOf, PRICE, useGatewaySimulator, walletCredential } from '../support';
 
 /**
  * Generated runs of the Scraper Gateway against the simulated gateway on anvil, with connections dropped and 5xx
@@ -13,22 +12,8 @@ import { FETCH_ROUTE, jsonOf, PRICE, walletCredential } from '../support';
  * yields its page or its error, and a settled item's receipt names its settlement.
  */
 
-let sim: GatewaySimulator;
+const gateway = useGatewaySimulator({ testWalletCount: 1, fundingAtomic: 100_000_000n });
 let run = 0;
-
-beforeAll(async () => {
-	sim = await GatewaySimulator.start({ testWalletCount: 1, fundingAtomic: 100_000_000n });
-});
-
-afterEach(() => {
-	sim.setAfterSettleFault(undefined);
-	sim.server.faults.clear();
-	sim.options.paymentIdentifier = 'optional';
-});
-
-afterAll(async () => {
-	await sim?.close();
-});
 
 type Fault = 'reset' | 500 | 503;
 const fault = fc.constantFrom<Fault>('reset', 500, 503);
@@ -49,29 +34,29 @@ type Scenario = typeof scenario extends fc.Arbitrary<infer T> ? T : never;
 
 async function play(s: Scenario): Promise<void> {
 	run++;
-	sim.server.faults.clear();
-	sim.options.paymentIdentifier = s.mode;
-	sim.setAfterSettleFault((_settled, index) => s.afterSettle[index]);
+	gateway.sim.server.faults.clear();
+	gateway.sim.options.paymentIdentifier = s.mode;
+	gateway.sim.setAfterSettleFault((_settled, index) => s.afterSettle[index]);
 	for (const kind of s.before) {
-		sim.server.faults.add(kind === 'reset' ? { kind, routes: [FETCH_ROUTE], times: 1 } : { kind: 'status', status: kind, routes: [FETCH_ROUTE], times: 1 });
+		gateway.sim.server.faults.add(kind === 'reset' ? { kind, routes: [FETCH_ROUTE], times: 1 } : { kind: 'status', status: kind, routes: [FETCH_ROUTE], times: 1 });
 	}
-	const wallet = sim.testWallets[0];
-	const balanceBefore = await sim.balanceOf(wallet.address);
-	const settlementsStart = sim.settlements.length;
+	const wallet = gateway.sim.testWallets[0];
+	const balanceBefore = await gateway.sim.balanceOf(wallet.address);
+	const settlementsStart = gateway.sim.settlements.length;
 	const urls = Array.from({ length: s.items }, (_, i) => `https://example.com/run-${run}/item-${i}`);
 	const options: IDataObject = { parallelRequests: s.parallel };
 	if (s.capPayments !== null) options.maxTotalSpend = s.capPayments / 100;
 
 	const result = await runNode({
 		nodeType: 'scraperGateway',
-		credentials: walletCredential(sim, wallet),
+		credentials: walletCredential(gateway.sim, wallet),
 		parameters: { resource: 'page', operation: 'fetch', url: '={{ $json.url }}', additionalFields: { screenshot: false }, options } as INodeParameters,
 		input: urls.map((url) => ({ url })),
 		continueOnFail: true,
 	});
 
-	const settlements = sim.settlements.slice(settlementsStart);
-	const spent = balanceBefore - (await sim.balanceOf(wallet.address));
+	const settlements = gateway.sim.settlements.slice(settlementsStart);
+	const spent = balanceBefore - (await gateway.sim.balanceOf(wallet.address));
 	// The chain moved exactly what was settled, and never more than the limit.
 	expect(spent).toBe(BigInt(settlements.length) * PRICE);
 	if (s.capPayments !== null) expect(spent).toBeLessThanOrEqual(BigInt(s.capPayments) * PRICE);
