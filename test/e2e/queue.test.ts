@@ -304,11 +304,7 @@ describe(`n8n ${VERSION} in queue mode: main + 2 workers + Redis + PostgreSQL`, 
 		const balance = await demoWalletBalance(sim);
 		const settled = sim.gateway.settlements.length;
 		const executionId = await rest.runManually(SPEND_WORKFLOW_ID);
-		const deadline = Date.now() + 60_000;
-		while ((await rest.execution(executionId)).status !== 'waiting') {
-			if (Date.now() > deadline) throw new Error(`Execution ${executionId} did not reach the Wait: ${(await rest.execution(executionId)).status}`);
-			await sleep(500);
-		}
+		await rest.waitUntilWaiting(executionId);
 		const [first] = cluster.workersThatStarted(executionId);
 		const paused = cluster.workers.find((w) => w.name === first);
 		const other = cluster.workers.find((w) => w.name !== first);

@@ -3,8 +3,6 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
-import { sleep } from 'n8n-workflow';
-
 import { demoCredentials } from '../../scripts/demo/credentials';
 import { N8nInstance } from '../../scripts/demo/n8n';
 import { freePort } from '../../scripts/demo/ports';
@@ -56,11 +54,7 @@ describe.each(versionsUnderTest())('n8n %s restarted during a Wait: the spend li
 		const settled = sim.gateway.settlements.length;
 		const executionId = await rest.runManually(SPEND_WORKFLOW_ID);
 		// The first part pays and reaches the Wait, which n8n saves to its database.
-		const deadline = Date.now() + 60_000;
-		while ((await rest.execution(executionId)).status !== 'waiting') {
-			if (Date.now() > deadline) throw new Error(`Execution ${executionId} did not reach the Wait: ${(await rest.execution(executionId)).status}`);
-			await sleep(500);
-		}
+		await rest.waitUntilWaiting(executionId);
 		expect(sim.gateway.settlements.length - settled).toBe(3);
 		const firstPid = n8n.process?.pid;
 		await n8n.stop();

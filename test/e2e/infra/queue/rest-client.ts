@@ -100,6 +100,17 @@ export class N8nRestClient {
 		};
 	}
 
+	/** Polls the execution until n8n has saved it waiting (a Wait node past 65 s), or fails after `timeoutMs`. */
+	async waitUntilWaiting(id: string, timeoutMs = 60_000, intervalMs = 500): Promise<void> {
+		const deadline = Date.now() + timeoutMs;
+		for (;;) {
+			const { status } = await this.execution(id);
+			if (status === 'waiting') return;
+			if (!['new', 'running'].includes(status) || Date.now() > deadline) throw new Error(`Execution ${id} did not reach its Wait: it is ${status}`);
+			await sleep(intervalMs);
+		}
+	}
+
 	/** Polls the execution until it is no longer new, running or waiting. */
 	async waitForExecution(id: string, timeoutMs = 180_000, intervalMs = 500): Promise<RestExecution> {
 		const deadline = Date.now() + timeoutMs;
