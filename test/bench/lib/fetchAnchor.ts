@@ -38,6 +38,12 @@ export interface FetchVariant {
 	options: Record<string, unknown>;
 	/** Beside `url`, in the order Page > Fetch sends them. */
 	query: Record<string, string>;
+	/**
+	 * A base64 field of the answer that Page > Fetch outputs as a file: the HTTP Request node leaves it as text, so
+	 * n8n's Convert to File follows it (Move Base64 String to File), as a user wanting the file would add, and its
+	 * time counts with the HTTP Request node's.
+	 */
+	toFile?: string;
 }
 
 /** Each node at its defaults: the page's HTML. */
@@ -82,12 +88,32 @@ function anchorWorkflow(items: number, rounds: number, fetchUrl: string, variant
 	}
 	// Ids after the list's nodes (n8n 2.41 refuses a workflow with two nodes of one id); y from 0, the run order.
 	order.forEach((m, i) => nodes.push(measuredNode(m.kind, m.name, i, fetchUrl, variant)));
-	const connections = {
+	const connections: Record<string, { main: Array<Array<{ node: string; type: string; index: number }>> }> = {
 		Start: { main: [[{ node: 'URLs', type: 'main', index: 0 }]] },
 		URLs: { main: [[{ node: 'Items', type: 'main', index: 0 }]] },
 		Items: { main: [order.map((m) => ({ node: m.name, type: 'main', index: 0 }))] },
 	};
+	// n8n's v1 order runs a branch to its end before the next: each converter right after its HTTP Request node.
+	order.forEach((m, i) => {
+		if (m.kind !== 'httpRequest' || !variant.toFile) return;
+		nodes.push(toFileNode(m.name, i, variant.toFile));
+		connections[m.name] = { main: [[{ node: toFileName(m.name), type: 'main', index: 0 }]] };
+	});
 	return { workflow: { id: WORKFLOW_ID, name: 'Bench: HTTP Request node vs Page > Fetch', active: false, nodes, connections, settings: { executionOrder: 'v1' } }, order };
+}
+
+const toFileName = (httpNode: string) => `${httpNode} to file`;
+
+/** n8n's Convert to File after an HTTP Request node: the answer's base64 `field` becomes the item's file `field`. */
+function toFileNode(httpNode: string, index: number, field: string): WorkflowNode {
+	return {
+		id: `b8000000-0000-4000-8000-${String(index + 501).padStart(12, '0')}`,
+		name: toFileName(httpNode),
+		type: 'n8n-nodes-base.convertToFile',
+		typeVersion: 1.1,
+		position: [800, 200 * index],
+		parameters: { operation: 'toBinary', sourceProperty: field, binaryPropertyName: field, options: {} },
+	};
 }
 
 interface Task {
@@ -98,19 +124,29 @@ interface Task {
 }
 
 /** Each measured node's executionTime, after checking it ran, output every item and ran in the planned order. */
-function timesOf(run: N8nRun, order: Array<{ name: string }>, items: number): number[] {
-	const tasks = order.map(({ name }) => {
-		const task = run.data.resultData.runData[name]?.[0] as Task | undefined;
-		if (!task) throw new Error(`${name} did not run (${run.data.resultData.error?.message ?? 'no error'})`);
-		if (task.error) throw new Error(`${name} failed: ${task.error.message}`);
-		const out = task.data?.main?.[0] ?? [];
-		if (out.length !== items) throw new Error(`${name} output ${out.length} items, expected ${items}`);
-		if (typeof task.executionTime !== 'number') throw new Error(`n8n recorded no executionTime for ${name}`);
-		return task;
-	});
+/** A node's task in the run, checked: it ran without error, output every item, and n8n timed it. */
+function taskOf(run: N8nRun, name: string, items: number): Task {
+	const task = run.data.resultData.runData[name]?.[0] as Task | undefined;
+	if (!task) throw new Error(`${name} did not run (${run.data.resultData.error?.message ?? 'no error'})`);
+	if (task.error) throw new Error(`${name} failed: ${task.error.message}`);
+	const out = task.data?.main?.[0] ?? [];
+	if (out.length !== items) throw new Error(`${name} output ${out.length} items, expected ${items}`);
+	if (typeof task.executionTime !== 'number') throw new Error(`n8n recorded no executionTime for ${name}`);
+	return task;
+}
+
+/**
+ * Each measured node's executionTime (an HTTP Request node's with its Convert to File's, when the variant has one),
+ * after checking it ran, output every item and ran in the planned order.
+ */
+function timesOf(run: N8nRun, order: Array<{ name: string; kind: Kind }>, items: number, variant: FetchVariant): number[] {
+	const tasks = order.map(({ name }) => taskOf(run, name, items));
 	const started = tasks.map((t) => t.startTime ?? 0);
 	if (started.some((t, i) => i > 0 && t < started[i - 1])) throw new Error(`n8n ran the measured nodes in another order than planned: ${order.map((o) => o.name).join(', ')}`);
-	return tasks.map((t) => t.executionTime as number);
+	return tasks.map((t, i) => {
+		if (order[i].kind !== 'httpRequest' || !variant.toFile) return t.executionTime as number;
+		return (t.executionTime as number) + (taskOf(run, toFileName(order[i].name), items).executionTime as number);
+	});
 }
 
 /** Runs the anchor workflow in a real n8n `version` until each node has `settings.reps` timed runs. */
@@ -139,7 +175,7 @@ export async function fetchAnchorInRealN8n(version: string, items: number, setti
 					const done = await session.execute(WORKFLOW_ID);
 					return { run: done, requests: fetchHost.server.log.for(FETCH_ROUTES.fetch) };
 				});
-				const times = timesOf(run, order, items);
+				const times = timesOf(run, order, items, variant);
 				for (const [i, m] of order.entries()) if (m.timed) result[m.kind].push(times[i]);
 				log(`    ${order.map((m, i) => `${m.name} ${times[i]} ms`).join(', ')}`);
 				checkRequests(requests, order.length, items, variant);
