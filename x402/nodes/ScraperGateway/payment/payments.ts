@@ -128,6 +128,7 @@ export class GatewayPayments {
 		if (signed.paymentId === undefined || !(validFor > RESEND_VALIDITY_MS) || signal?.aborted) throw mayHaveBeenCharged(node, request, signed, earlier.cause, false, 'retry');
 		const read = readPaidAnswer(await send(request, { 'PAYMENT-SIGNATURE': signed.header }), true);
 		if (read.kind === 'unknown') throw mayHaveBeenCharged(node, request, signed, `${earlier.cause}, and ${read.cause} when Retry On Fail resent the same payment`, true, 'retry');
+		// A resend's answer is paid, charged or unknown: a 402 or 400 to it proves nothing, so it reads as unknown.
 		return this.settled(request, signed, read as Extract<PaidAnswer, { kind: 'paid' | 'charged' }>);
 	}
 
