@@ -8,7 +8,7 @@ import type { WaitSettings } from '../../shared/execution/waitFields';
 import { SCRAPING_RUN_ID } from '../descriptions/ids';
 import { MARKETPLACE_VERSIONS } from '../versions';
 import { getScrapingRun } from '../transport/api';
-import { CREATE_ONLY_FIELDS, isTerminalStatus, RUN_STATUS } from '../transport/vocabulary';
+import { CREATE_ONLY_FIELDS, idOf, isTerminalStatus, RUN_STATUS } from '../transport/vocabulary';
 import type { RunListRecord, RunStatus } from '../transport/vocabulary';
 import type { ExecutionCall } from '../../shared/execution/call';
 
@@ -35,17 +35,14 @@ export interface TrackedRun {
 	read: boolean;
 }
 
-/** A scraping run's or scraper's ID as the service gives it: a positive whole number (also as text). */
-const isId = (value: unknown): boolean => (typeof value === 'number' || typeof value === 'string') && /^[1-9]\d*$/.test(String(value));
-
 /**
  * Refuses a start whose answer has results that name no scraping run: the node could neither wait for such a run nor
  * name it (a message would print "NaN"). The work was started, so the message says so and where to find it.
  */
 export function refuseUnnamedRuns(node: INode, results: IDataObject[], itemIndex: number): void {
-	const unnamed = results.filter((result) => !isId(result.scraping_run_id));
+	const unnamed = results.filter((result) => idOf(result.scraping_run_id) === undefined);
 	if (unnamed.length === 0) return;
-	const scrapers = [...new Set(unnamed.map((result) => result.scraper_id).filter(isId).map(String))];
+	const scrapers = [...new Set(unnamed.map((result) => idOf(result.scraper_id)).filter((id) => id !== undefined))];
 	const of = scrapers.length === 0 ? '' : ` of scraper ${scrapers.join(', ')}`;
 	const which = unnamed.length === 1 ? 'a result of its answer names' : `${unnamed.length} results of its answer name`;
 	throw nodeOperationError(node, `Scraper Marketplace started the work${of}, but ${which} no scraping run (no scraping_run_id)`, {
@@ -149,9 +146,11 @@ export async function waitForRuns(call: ExecutionCall, initial: TrackedRun[], it
 	});
 	if (outcome.unconfirmed) {
 		const runIds = initial.map((run) => run.id);
-		const scraperIds = [...new Set(initial.map((run) => run.scraper_id))];
+		// A run whose answer named no scraper is named by itself: never "of scraper NaN".
+		const scraperIds = [...new Set(initial.map((run) => idOf(run.scraper_id)).filter((id) => id !== undefined))];
+		const of = scraperIds.length === 0 ? '' : ` of scraper ${scraperIds.join(', ')}`;
 		throw unconfirmedWorkError(call.ctx.getNode(), {
-			work: `${runIds.length === 1 ? 'Scraping run' : 'Scraping runs'} ${runIds.join(', ')} of scraper ${scraperIds.join(', ')}`,
+			work: `${runIds.length === 1 ? 'Scraping run' : 'Scraping runs'} ${runIds.join(', ')}${of}`,
 			unconfirmed: outcome.unconfirmed,
 			readLater: readRunsLater(runIds),
 			carried: { scraperIds, scrapingRunIds: runIds, latestState: (outcome.state ?? current).map(({ id, status, results }) => ({ scraping_run_id: id, status, results })) },

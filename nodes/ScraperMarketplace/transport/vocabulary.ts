@@ -8,6 +8,12 @@ import type { RecordFields } from '../../shared/descriptions/simplify';
  */
 
 /** `status` values of a result; a run has the status its results give it (see `overallStatus`). */
+/** A section C id as the service gives it: a positive whole number, also as text; undefined for anything else. */
+export function idOf(value: unknown): number | undefined {
+	const id = typeof value === 'number' || typeof value === 'string' ? Number(value) : Number.NaN;
+	return Number.isInteger(id) && id > 0 ? id : undefined;
+}
+
 export const RUN_STATUS = {
 	queued: 'queued',
 	running: 'running',

@@ -1,12 +1,12 @@
 import { overallStatus } from '../runs/track';
 import type { TrackedRun } from '../runs/track';
+import { idOf } from '../transport/vocabulary';
 import type { RunListRecord } from '../transport/vocabulary';
 import type { Page } from '../../shared/paging/pages';
 
 /** A record's run id; undefined when it has none the trigger can use. */
 export function runIdOf(record: RunListRecord): number | undefined {
-	const id = Number(record.scraping_run_id);
-	return Number.isInteger(id) && id > 0 ? id : undefined;
+	return idOf(record.scraping_run_id);
 }
 
 /** Run ids of a page's records, in listing order. */

@@ -35,6 +35,24 @@ describe('Create and Run with Wait for Completion', () => {
 		expect(marketplace.requests(MARKETPLACE_ROUTES.searchLeadsCreateAndRun)).toHaveLength(1);
 	}, 60_000);
 
+	it('an answer that names no scraper: the run is named alone, never "of scraper NaN"', async () => {
+		marketplace.sim.server.afterHandle = (request, reply) => {
+			const body = reply.json as { results?: Array<Record<string, unknown>> } | undefined;
+			if (request.route !== MARKETPLACE_ROUTES.searchLeadsCreateAndRun || !body?.results) return reply;
+			return { ...reply, json: { ...body, results: body.results.map((result) => Object.fromEntries(Object.entries(result).filter(([key]) => key !== 'scraper_id'))) } };
+		};
+		try {
+			marketplace.sim.server.faults.add({ kind: 'status', status: 503, routes: [MARKETPLACE_ROUTES.scrapingRun] });
+			const result = await marketplace.run(search({ maxWaitSeconds: 2 }), { continueOnFail: true });
+			const item = result.items[0].json;
+			const [runId] = item.scrapingRunIds as number[];
+			expect(item.error).toMatch(new RegExp(`^Scraping run ${runId} was started, but its status could not be read: `));
+			expect(item.error).not.toMatch(/NaN/);
+		} finally {
+			marketplace.sim.server.afterHandle = undefined;
+		}
+	}, 60_000);
+
 	it('a run found by the wait and then gone (404): called deleted, never "it goes on in the service"', async () => {
 		marketplace.sim.server.faults.add({ kind: 'status', status: 404, routes: [MARKETPLACE_ROUTES.scrapingRun], afterRequests: 1 });
 		const result = await marketplace.run(search({ maxWaitSeconds: 60 }), { continueOnFail: true });
