@@ -143,8 +143,11 @@ export class Field<T = unknown, Main = T | undefined> {
 	/** From a collection's value (Options, Additional Fields): undefined when the user did not add it. */
 	from(v: InputValidator, collection: IDataObject): T | undefined {
 		const value = collection[this.name];
-		// Added, even where its expression gave nothing: the rule has its say.
-		if (this.blankRefused && this.name in collection) return this.rule(v, value, this.label);
+		// Added, even where its expression gave nothing: refused as such, never read as not added.
+		if (this.blankRefused && this.name in collection) {
+			if (isEmpty(value)) v.fail(this.label, 'it was added but is empty', `Enter a value for '${this.label}', or remove the option.`);
+			return this.rule(v, value, this.label);
+		}
 		return this.check(v, value);
 	}
 }

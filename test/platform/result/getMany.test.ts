@@ -211,11 +211,12 @@ describe("Result > Get Many: Filters > Scraper ID, as the service's own n8n node
 		ctx.sim.server.log.clear();
 		for (const [scraperId, rule] of [
 			['my scraper', '"my scraper" is not a UUID'],
-			['={{ "" }}', 'it is required'],
-			['={{ $json.missing }}', 'it is required'],
+			['={{ "" }}', 'it was added but is empty'],
+			['={{ $json.missing }}', 'it was added but is empty'],
 		]) {
 			const result = await ctx.run({ resource: 'result', operation: 'getMany', filters: { scraperId } });
 			expect(result.error?.message).toBe(`Invalid 'Scraper ID': ${rule} [item 0]`);
+			if (scraperId !== 'my scraper') expect(result.error?.description).toBe("Enter a value for 'Scraper ID', or remove the option.");
 		}
 		expect(ctx.sim.server.log.count()).toBe(0);
 	});
