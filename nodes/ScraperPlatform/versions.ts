@@ -1,9 +1,9 @@
 import { shownBefore, shownFrom } from '../shared/descriptions/collections';
 
 /**
- * The versions of Scraper Platform and of its Bulk Trigger at which a stored parameter changed shape. Saved workflows
- * keep the version they were made with, so each change is shown and read by version (ScraperPlatform.node.ts and
- * ScraperBulkTrigger.node.ts list them too).
+ * The versions of Scraper Platform and of the Scraper Bulk Trigger (now hidden) at which a stored parameter changed
+ * shape. Saved workflows keep the version they were made with, so each change is shown and read by version
+ * (ScraperPlatform.node.ts and ScraperBulkTrigger.node.ts list them too).
  */
 export const PLATFORM_VERSIONS = {
 	/** Id fields became resource locators (From list / By ID); version 1 workflows keep their plain fields. */

@@ -28,7 +28,7 @@ function exampleWorkflows(examplesDir: string): Array<{ id: string; name: string
 		.map((file) => {
 			const wf = JSON.parse(readFileSync(path.join(examplesDir, file), 'utf8')) as { id: string; name: string; nodes: Array<{ type: string }> };
 			const has = (type: string) => wf.nodes.some((n) => n.type.endsWith(type));
-			const hint = has('.manualTrigger') ? '' : has('.scraperRunTrigger') ? '  (activate it: the demo rental scraper runs every 10 minutes)' : '  (activate it, then run example 2)';
+			const hint = has('.manualTrigger') ? '' : has('.scraperMarketplaceTrigger') ? '  (activate it: the demo rental scraper runs every 10 minutes)' : '  (activate it, then run example 2)';
 			return { id: wf.id, name: wf.name, hint };
 		});
 }

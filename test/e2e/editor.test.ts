@@ -8,10 +8,10 @@ import { createPublicClient, http, parseAbi } from 'viem';
 
 import type { INodePropertyOptions, INodeTypeDescription } from 'n8n-workflow';
 
-import { ScraperBulkTrigger } from '../../nodes/ScraperBulkTrigger/ScraperBulkTrigger.node';
+import { ScraperPlatformTrigger } from '../../nodes/ScraperPlatform/ScraperPlatformTrigger.node';
 import { ScraperMarketplace } from '../../nodes/ScraperMarketplace/ScraperMarketplace.node';
 import { ScraperPlatform } from '../../nodes/ScraperPlatform/ScraperPlatform.node';
-import { ScraperRunTrigger } from '../../nodes/ScraperRunTrigger/ScraperRunTrigger.node';
+import { ScraperMarketplaceTrigger } from '../../nodes/ScraperMarketplace/ScraperMarketplaceTrigger.node';
 import { ScraperGateway } from '../../x402/nodes/ScraperGateway/ScraperGateway.node';
 import { cleanEnv } from '../../scripts/demo/commands';
 import { CREDENTIAL_REFS } from '../../scripts/demo/credentials';
@@ -40,7 +40,7 @@ function actionsOf(description: INodeTypeDescription): { all: string[]; onePerRe
 }
 const ACTION_NODES = [new ScraperPlatform(), new ScraperMarketplace(), new ScraperGateway()].map((node) => ({ name: node.description.displayName, ...actionsOf(node.description) }));
 /** Each trigger with the parameters its form always shows (no display conditions, not a notice or a collection). */
-const TRIGGER_NODES = [new ScraperBulkTrigger(), new ScraperRunTrigger()].map(({ description }) => ({
+const TRIGGER_NODES = [new ScraperPlatformTrigger(), new ScraperMarketplaceTrigger()].map(({ description }) => ({
 	name: description.displayName,
 	fields: description.properties
 		.filter((p) => !p.displayOptions && ['options', 'boolean', 'string', 'number', 'resourceLocator', 'fixedCollection'].includes(p.type))

@@ -29,8 +29,10 @@ const OUR_TYPES = [
 	'n8n-nodes-scraper-service.scraperBulkTrigger',
 	'n8n-nodes-scraper-service.scraperMarketplace',
 	'n8n-nodes-scraper-service.scraperMarketplaceTool',
+	'n8n-nodes-scraper-service.scraperMarketplaceTrigger',
 	'n8n-nodes-scraper-service.scraperPlatform',
 	'n8n-nodes-scraper-service.scraperPlatformTool',
+	'n8n-nodes-scraper-service.scraperPlatformTrigger',
 	'n8n-nodes-scraper-service.scraperRunTrigger',
 ];
 

@@ -14,8 +14,12 @@ import { harnessAdditionalData } from './execute';
 import { loadPackage, NodeTypes, PACKAGE_NAME } from './package';
 import { NodeCall } from '../../nodes/shared/execution/call';
 
-export const TRIGGER_TYPE = `${PACKAGE_NAME}.scraperBulkTrigger`;
-export const RUN_TRIGGER_TYPE = `${PACKAGE_NAME}.scraperRunTrigger`;
+/** The triggers listed under their service, with their events. */
+export const TRIGGER_TYPE = `${PACKAGE_NAME}.scraperPlatformTrigger`;
+export const RUN_TRIGGER_TYPE = `${PACKAGE_NAME}.scraperMarketplaceTrigger`;
+/** The types they replaced, hidden from the node creator and kept for saved workflows. */
+export const BULK_TRIGGER_TYPE = `${PACKAGE_NAME}.scraperBulkTrigger`;
+export const SCRAPER_RUN_TRIGGER_TYPE = `${PACKAGE_NAME}.scraperRunTrigger`;
 
 export interface TriggerOptions {
 	baseUrl: string;
@@ -29,10 +33,12 @@ export interface TriggerOptions {
 	database?: TriggerDatabase;
 	/** The node version the workflow was saved with; the newest by default, as the editor adds it. */
 	typeVersion?: number;
-	/** Which of our triggers (full type); the Bulk Trigger by default. */
+	/** Which of our triggers (full type); the Scraper Platform Trigger by default. */
 	nodeType?: string;
 	/** The credential type `apiToken`/`baseUrl` fill; the Scraper Platform API by default. */
 	credentialType?: string;
+	/** The node's name in the workflow (its static data is kept under it); the type's display name by default. */
+	name?: string;
 }
 
 /** The saved copy of the workflow's static data, as JSON, the way n8n stores it. */
@@ -64,7 +70,7 @@ export class TriggerInstance {
 		this.database = options.database ?? { saves: 0 };
 		const node: INode = {
 			id: 'trigger',
-			name: type.description.displayName,
+			name: options.name ?? type.description.displayName,
 			type: fullType,
 			typeVersion: options.typeVersion ?? Math.max(...[this.nodeType.description.version].flat()),
 			position: [0, 0],

@@ -210,9 +210,15 @@ describe('credentials (n8n UX guidelines)', () => {
 describe('codex files', () => {
 	// n8n's node categories as its own nodes use them (its docs still say 'Marketing & Content'; nodes-base says 'Marketing').
 	const CATEGORIES = ['AI', 'Analytics', 'Communication', 'Data & Storage', 'Development', 'Finance & Accounting', 'Marketing', 'Miscellaneous', 'Productivity', 'Sales', 'Utility'];
+	// Each codex sits beside its node's source, which the package's manifest names (dist/nodes/… → nodes/…).
+	const sources = [ROOT, path.join(ROOT, 'x402')].flatMap((root) =>
+		(JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { n8n: { nodes: string[] } }).n8n.nodes.map((file) =>
+			path.join(root, file.replace(/^dist\//, '').replace(/\.js$/, '.json')),
+		),
+	);
 	const codexes = nodeTypes.map(([name, type]) => {
-		const dir = name.startsWith('n8n-nodes-scraper-service-x402.') ? 'x402/nodes' : 'nodes';
-		const file = path.join(ROOT, dir, type.description.displayName.replace(/ /g, ''), `${type.description.displayName.replace(/ /g, '')}.node.json`);
+		const file = sources.find((source) => path.basename(source) === `${type.description.displayName.replace(/ /g, '')}.node.json`);
+		if (!file) throw new Error(`${name}: no node file in the manifests`);
 		return [name, type, JSON.parse(readFileSync(file, 'utf8'))] as const;
 	});
 

@@ -23,14 +23,18 @@ describe('the two packages as n8n installs them', () => {
 		expect(manifest.scripts.prepublishOnly).toBe('n8n-node prerelease');
 	});
 
-	it('the core lists Platform, Marketplace and the two triggers with their two credentials, in strict mode', () => {
+	it('the core lists Platform, Marketplace, their triggers and the two replaced ones with their two credentials, in strict mode', () => {
 		expect(pkg.name).toBe('n8n-nodes-scraper-service');
 		expect(pkg.n8n.strict).toBe(true);
-		expect(pkg.n8n.nodes.map((f: string) => path.basename(f))).toEqual([
-			'ScraperPlatform.node.js',
-			'ScraperMarketplace.node.js',
-			'ScraperBulkTrigger.node.js',
-			'ScraperRunTrigger.node.js',
+		expect(pkg.n8n.nodes).toEqual([
+			'dist/nodes/ScraperPlatform/ScraperPlatform.node.js',
+			'dist/nodes/ScraperMarketplace/ScraperMarketplace.node.js',
+			// Beside the node each pairs with, as n8n's own Airtable/AirtableTrigger.node.ts.
+			'dist/nodes/ScraperPlatform/ScraperPlatformTrigger.node.js',
+			'dist/nodes/ScraperMarketplace/ScraperMarketplaceTrigger.node.js',
+			// Hidden, kept for saved workflows.
+			'dist/nodes/ScraperBulkTrigger/ScraperBulkTrigger.node.js',
+			'dist/nodes/ScraperRunTrigger/ScraperRunTrigger.node.js',
 		]);
 		expect(pkg.n8n.credentials.map((f: string) => path.basename(f))).toEqual([
 			'ScraperPlatformApi.credentials.js',

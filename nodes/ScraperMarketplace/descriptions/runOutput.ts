@@ -7,7 +7,7 @@ import type { Field } from '../../shared/input/fields';
 export const RUN_OUTPUTS = ['run', 'records'] as const;
 export type RunOutput = (typeof RUN_OUTPUTS)[number];
 
-/** The two shapes of a run's output: the wait of the create operations and the Run Trigger offer the same. */
+/** The two shapes of a run's output: the wait of the create operations and the Marketplace Trigger offer the same. */
 export function runOutputOptions(recordWord: string): INodePropertyOptions[] {
 	return [
 		{
@@ -24,7 +24,7 @@ export function runOutputOptions(recordWord: string): INodePropertyOptions[] {
 }
 
 interface RunOutputSpec {
-	/** The parameter's name as the node stores it: `runOutput` in the node, `output` in the Run Trigger. */
+	/** The parameter's name as the node stores it: `runOutput` in the node, `output` in the Marketplace Trigger. */
 	name: string;
 	/** One record of the output, as the One Item per Record choice names it. */
 	recordWord: string;
@@ -32,7 +32,7 @@ interface RunOutputSpec {
 	displayOptions?: IDisplayOptions;
 }
 
-/** The Output choice between the two shapes, declared once for the node's wait and the Run Trigger. */
+/** The Output choice between the two shapes, declared once for the node's wait and the Marketplace Trigger. */
 export function runOutputField(spec: RunOutputSpec): Field<RunOutput, RunOutput> {
 	return field(
 		{

@@ -8,7 +8,7 @@ import type { RunListRecord } from '../transport/vocabulary';
 
 /**
  * The two output shapes of finished (or waited-for) runs, shared by the create operations, Scraper > Run and the
- * Run Trigger. `maxWaitMs` is the wait that ended before the run did: the items then say so and what to do.
+ * Marketplace Trigger. `maxWaitMs` is the wait that ended before the run did: the items then say so and what to do.
  */
 
 /** The extracted records of one result's `content`: a list as is, a list inside an object, else one record. */

@@ -48,7 +48,7 @@ export function refuseUnnamedRuns(node: INode, results: IDataObject[], itemIndex
 	throw nodeOperationError(node, `Scraper Marketplace started the work${of}, but ${which} no scraping run (no scraping_run_id)`, {
 		itemIndex,
 		description:
-			'The node can neither wait for nor name a run without its ID. Do not start it again: it goes on in the service. Find the new run with Scraping Run > Get Latest of the scraper, or start a workflow when it finishes with the Scraper Run Trigger.',
+			'The node can neither wait for nor name a run without its ID. Do not start it again: it goes on in the service. Find the new run with Scraping Run > Get Latest of the scraper, or start a workflow when it finishes with the Scraper Marketplace Trigger (Scraping Run Finished).',
 	});
 }
 
@@ -118,7 +118,7 @@ async function reread(call: ExecutionCall, run: TrackedRun, itemIndex: number, b
 /** How to read runs later, for every message about runs the node started or waited for. */
 export function readRunsLater(runIds: number[]): string {
 	const ids = runIds.join(', ');
-	return `Read ${runIds.length === 1 ? 'it' : 'them'} later with Scraping Run > Get ('${SCRAPING_RUN_ID.label}' ${ids}), or start a workflow when ${runIds.length === 1 ? 'it finishes' : 'they finish'} with the Scraper Run Trigger.`;
+	return `Read ${runIds.length === 1 ? 'it' : 'them'} later with Scraping Run > Get ('${SCRAPING_RUN_ID.label}' ${ids}), or start a workflow when ${runIds.length === 1 ? 'it finishes' : 'they finish'} with the Scraper Marketplace Trigger (Scraping Run Finished).`;
 }
 
 /**

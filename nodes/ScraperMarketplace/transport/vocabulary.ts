@@ -4,7 +4,7 @@ import type { RecordFields } from '../../shared/descriptions/simplify';
 
 /**
  * The words of the section C API, declared once: its statuses, its record shapes and field names, and where its
- * lists live. The Marketplace node, its pickers and the Run Trigger read the API through these.
+ * lists live. The Marketplace node, its pickers and the Marketplace Trigger read the API through these.
  */
 
 /** `status` values of a result; a run has the status its results give it (see `overallStatus`). */

@@ -10,7 +10,7 @@ import { MAX_PENDING, sameEnd, stateOf } from './state';
 import type { EndMet, PendingRun, RunTriggerState } from './state';
 
 /**
- * The Run Trigger's memory, one poll at a time. `advance(state, observation, now)` holds every decision about what
+ * The Marketplace Trigger's memory, one poll at a time. `advance(state, observation, now)` holds every decision about what
  * the trigger remembers and emits; it sends no request and reads no clock, so generated listings can drive it alone
  * (`test/marketplace/trigger/advance.test.ts`). The poll (`collect.ts`) reads the pages `needsMorePages` asks for and
  * the runs `runsToRead` names, then calls `advance`; n8n keeps the state only once every request succeeded.

@@ -1,6 +1,6 @@
 import type { INodePropertyOptions } from 'n8n-workflow';
 
-/** The two shapes of a bulk job's output: Bulk > Start and Get, and the Bulk Trigger (with `recordsNote`), offer them. */
+/** The two shapes of a bulk job's output: Bulk > Start and Get, and the Platform Trigger (with `recordsNote`), offer them. */
 export function bulkOutputOptions(recordsNote = ''): INodePropertyOptions[] {
 	return [
 		{

@@ -5,7 +5,7 @@ import { Field, isEmpty } from '../../shared/input/fields';
 import { PLATFORM_VERSIONS } from '../versions';
 
 /**
- * The Platform's ids as resource locators (From list, By ID), shown by the node's operations and the Bulk Trigger,
+ * The Platform's ids as resource locators (From list, By ID), shown by the node's operations and the Platform Trigger,
  * and read back checked: every id here is a uuid. Each id is declared once below (name, display name, picker); an
  * operation takes its field, puts `properties` (both shapes) in its parameters and reads it like any other field.
  */
@@ -17,9 +17,9 @@ interface IdSpec {
 	displayName: string;
 	searchListMethod: string;
 	description: string;
-	/** Required unless said (the Bulk Trigger's Scraper ID filter is optional). */
+	/** Required unless said (the Platform Trigger's Scraper ID filter is optional). */
 	required?: boolean;
-	/** The node's version that made it a resource locator (the node's, unless said: the Bulk Trigger has its own). */
+	/** The node's version that made it a resource locator (the node's, unless said: the Platform Trigger has its own). */
 	since?: number;
 }
 
@@ -52,12 +52,12 @@ export class PlatformId<T extends string | undefined = string> extends Field<T, 
 	}
 }
 
-/** Scraper ID: the operations' (described for each), and the Bulk Trigger's optional filter. */
+/** Scraper ID: the operations' (described for each), and the Platform Trigger's optional filter. */
 const SCRAPER = { name: 'scraperId', displayName: 'Scraper ID', searchListMethod: 'searchScrapers' } as const;
 
 export const scraperId = (description: string): PlatformId => new PlatformId({ ...SCRAPER, description });
 
-/** The Bulk Trigger's Scraper ID: an optional filter, a locator from the trigger's own version `since`. */
+/** The Platform Trigger's Scraper ID: an optional filter, a locator from the trigger's own version `since`. */
 export const optionalScraperId = (description: string, since: number): PlatformId<string | undefined> =>
 	new PlatformId<string | undefined>({ ...SCRAPER, description, required: false, since });
 

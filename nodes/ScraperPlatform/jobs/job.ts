@@ -8,7 +8,7 @@ import { ID_KINDS, isTerminalStatus } from '../transport/vocabulary';
 
 /**
  * A bulk job as the node knows it: a result record of type `Bulk-AI` read into the shape users work with, how far it
- * is, and how to read it (now, or later by its id). Bulk > Start, Get and Retry Failed URLs and the Bulk Trigger read
+ * is, and how to read it (now, or later by its id). Bulk > Start, Get and Retry Failed URLs and the Platform Trigger read
  * jobs through here; `wait.ts` waits for one, `records.ts` shapes one as output items.
  */
 
@@ -84,5 +84,5 @@ export async function completedBulkJob(call: NodeCall, record: IDataObject, item
 
 /** How to read a job later, for every message about a job the node started or waited for. */
 export function readJobLater(id: string): string {
-	return `Read it later with Bulk > Get ('${BULK_ID.label}' ${id}), or start a workflow when it finishes with the Scraper Bulk Trigger.`;
+	return `Read it later with Bulk > Get ('${BULK_ID.label}' ${id}), or start a workflow when it finishes with the Scraper Platform Trigger (Bulk Job Completed).`;
 }

@@ -8,12 +8,12 @@ import type { BulkJob } from './job';
 import type { WaitedJob } from './wait';
 
 /**
- * A bulk job as output items, in the two shapes Bulk > Start and Get and the Bulk Trigger offer: one item per job, or
+ * A bulk job as output items, in the two shapes Bulk > Start and Get and the Platform Trigger offer: one item per job, or
  * one per merged record (what the job extracted from all its URLs).
  */
 
 /**
- * One item per merged record of a bulk job, the job id first (Bulk > Start and Get, and the Bulk Trigger). The job id
+ * One item per merged record of a bulk job, the job id first (Bulk > Start and Get, and the Platform Trigger). The job id
  * wins over a record field of the same name: it is how a row finds its job again. Paired with input item `itemIndex`;
  * a trigger's items come from no input item and pass undefined.
  */

@@ -84,7 +84,7 @@ export function metaSaysMore(page: number, pageSize: number, count: number, meta
 }
 
 /**
- * Whether a page of the results list has a next one for a plain walk (the Bulk Trigger's polls): what `meta` says,
+ * Whether a page of the results list has a next one for a plain walk (the Platform Trigger's polls): what `meta` says,
  * else a full page may be followed by more. An empty page is the last whatever `meta` says.
  */
 export function hasNextPage(page: number, pageSize: number, count: number, meta: Partial<PageMeta> | undefined): boolean {
@@ -108,7 +108,7 @@ export function resultsPage(page: number, pageSize: number, records: IDataObject
 
 /**
  * The one reader of the results list (GET /api/v1/results), page number by page number: the records of a page, with
- * `data` decoded, and the next page while there is one. Result > Get Many, the list pickers and the Bulk Trigger
+ * `data` decoded, and the next page while there is one. Result > Get Many, the list pickers and the Platform Trigger
  * read the list through it.
  */
 export function resultsPages(call: NodeCall, query: ResultsQuery, itemIndex: number, policy?: RetryPolicy): PageReader<IDataObject> {

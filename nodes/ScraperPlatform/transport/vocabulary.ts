@@ -2,7 +2,7 @@ import type { RecordFields } from '../../shared/descriptions/simplify';
 
 /**
  * The platform API's words (section B of the service interface), declared once: the node, its list pickers and the
- * Bulk Trigger read records with them.
+ * Platform Trigger read records with them.
  */
 
 /** `type` of a result record: what made it. `Rerun-Manual` is not documented; it is the simulator's word. */

@@ -11,10 +11,9 @@ import { BULK_TRIGGER_VERSIONS } from '../versions';
 /** Longest backfill offered: 30 days. */
 const MAX_LOOKBACK_HOURS = 720;
 
-const SCRAPER_ID = optionalScraperId(
-	'Only trigger for bulk jobs of this scraper. Leave empty to trigger for every scraper.',
-	BULK_TRIGGER_VERSIONS.locator,
-);
+const SCRAPER_ID_DESCRIPTION = 'Only trigger for bulk jobs of this scraper. Leave empty to trigger for every scraper.';
+/** Read the same in both shapes (a text or a locator), so one field reads every trigger's. */
+const SCRAPER_ID = optionalScraperId(SCRAPER_ID_DESCRIPTION, BULK_TRIGGER_VERSIONS.locator);
 
 const OUTPUT = field(
 	{
@@ -58,7 +57,14 @@ const LOOKBACK_HOURS = field({
 /** Read in this order: Include Failed Jobs, Include Canceled Jobs, then the backfill. */
 const OPTIONS = collection(optionsCollection, [INCLUDE_FAILED, INCLUDE_CANCELED, LOOKBACK_HOURS]);
 
-export const triggerProperties: INodeProperties[] = [...SCRAPER_ID.properties, OUTPUT.property, OPTIONS.property];
+/**
+ * The bulk-completion event's parameters in a trigger whose Scraper ID became a locator at its version
+ * `locatorSince`: the Scraper Bulk Trigger's 2, the Scraper Platform Trigger's 1 (born with it).
+ */
+export function bulkJobTriggerProperties(locatorSince: number): INodeProperties[] {
+	const scraperId = locatorSince === BULK_TRIGGER_VERSIONS.locator ? SCRAPER_ID : optionalScraperId(SCRAPER_ID_DESCRIPTION, locatorSince);
+	return [...scraperId.properties, OUTPUT.property, OPTIONS.property];
+}
 
 export interface TriggerParameters {
 	scraperId?: string;

@@ -20,12 +20,14 @@ interface IdParameter {
 }
 
 /**
- * An id parameter in both its shapes: the version 1 text/number field, and from version 2 a resource locator whose
- * list comes from the service. Both have the same name, so an operation reads it the same way (`readId`) whatever
- * version the workflow was saved with.
+ * An id parameter in both its shapes: the version 1 text/number field, and from version `since` a resource locator
+ * whose list comes from the service (only the locator when `since` is 1). Both have the same name, so an operation
+ * reads it the same way (`readId`) whatever version the workflow was saved with.
  */
 export function idParameter(spec: IdParameter): INodeProperties[] {
 	const required = spec.required ?? true;
+	// A node born with the locator (its version 1) has no plain field to keep.
+	if (spec.since <= 1) return [locatorProperty(spec)];
 	return [
 		{
 			...spec.legacy,

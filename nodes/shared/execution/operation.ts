@@ -45,7 +45,8 @@ export interface Resource<R extends ExecutionCall = ExecutionCall> {
 	operations: Array<Operation<R>>;
 }
 
-function withDisplay(property: INodeProperties, show: IDisplayOptions['show']): INodeProperties {
+/** The property shown only where `show` holds, besides its own conditions (an operation's, a trigger event's). */
+export function withDisplay(property: INodeProperties, show: IDisplayOptions['show']): INodeProperties {
 	const displayOptions: IDisplayOptions = {
 		...property.displayOptions,
 		show: { ...show, ...property.displayOptions?.show },

@@ -39,7 +39,7 @@ function requestsOf(sim: PlatformSimulator, from: number): number {
 	return sim.server.log.entries.length - from;
 }
 
-/** Figure 4: what the Scraper Bulk Trigger costs per poll, idle and when jobs complete. */
+/** Figure 4: what the Scraper Platform Trigger (Bulk Job Completed) costs per poll, idle and when jobs complete. */
 export async function triggerFigure(settings: BenchSettings): Promise<FigureResult> {
 	const measures: Measure[] = [];
 	const setupNotes: string[] = [];
@@ -147,7 +147,7 @@ function triggerReport(measures: Measure[], setupNotes: string[]): FigureResult 
 		id: 4,
 		title: 'Trigger cost',
 		setup: [
-			'Scraper Bulk Trigger\'s poll() on n8n-core\'s PollContext (test/harness/trigger.ts TriggerInstance, static data kept between polls as n8n keeps it), against PlatformSimulator.',
+			'Scraper Platform Trigger\'s poll() (Bulk Job Completed) on n8n-core\'s PollContext (test/harness/trigger.ts TriggerInstance, static data kept between polls as n8n keeps it), against PlatformSimulator.',
 			'Stored jobs: started 50 s apart of simulated time, 1 URL each; two thirds completed, one third running for days (they stay in the listing but never trigger). The trigger is activated, then polled twice so the cursor has settled; then each idle poll comes one simulated minute after the previous one.',
 			'Requests are counted from the simulator\'s log; the figure is the largest count over the measured polls. The minimum is one request: a poll has to ask.',
 			'Idle polls are short, so their wall times are the median of three times the usual repetitions.',

@@ -54,7 +54,7 @@ describe('run output', () => {
 		const item = runItem(run([result(1, 'succeeded'), result(2, 'running')]), false, 1_000);
 		expect(item).toMatchObject({ status: 'running', completed: false, results_total: 2, results_succeeded: 1, results_failed: 0, waitTimedOut: true });
 		expect(item.waitMessage).toBe(
-			`The run is still running after 1 s: 1 of 2 results done. Read it later with Scraping Run > Get ('Scraping Run ID' ${item.scraping_run_id}), or start a workflow when it finishes with the Scraper Run Trigger. Or raise 'Max Wait (Seconds)'.`,
+			`The run is still running after 1 s: 1 of 2 results done. Read it later with Scraping Run > Get ('Scraping Run ID' ${item.scraping_run_id}), or start a workflow when it finishes with the Scraper Marketplace Trigger (Scraping Run Finished). Or raise 'Max Wait (Seconds)'.`,
 		);
 		expect(runItem(run([result(1, 'succeeded')]), true, 1_000)).not.toHaveProperty('waitMessage');
 		expect(runItem(run([result(1, 'running')]), false)).not.toHaveProperty('waitMessage');

@@ -5,7 +5,7 @@ import type { TriggerDatabase } from '../../harness/trigger';
 import { RUN_TRIGGER_TYPE, TriggerInstance } from '../../harness/trigger';
 
 /**
- * The Run Trigger's engine tests: runs started over HTTP as the service's users (or its schedule) start them, the
+ * The Marketplace Trigger's engine tests: runs started over HTTP as the service's users (or its schedule) start them, the
  * trigger polled through n8n-core's real PollContext (`test/harness/trigger.ts`).
  */
 
@@ -37,9 +37,11 @@ export async function startRun(sim: MarketplaceSimulator, scraperId: number, opt
 	return answer.data[0].scraping_run_id;
 }
 
-export function newRunTrigger(sim: MarketplaceSimulator, parameters: IDataObject = {}, database?: TriggerDatabase): TriggerInstance {
+/** A Scraper Marketplace Trigger (Scraping Run Finished), or the type `nodeType`. */
+export function newRunTrigger(sim: MarketplaceSimulator, parameters: IDataObject = {}, database?: TriggerDatabase, nodeType = RUN_TRIGGER_TYPE, name?: string): TriggerInstance {
 	return new TriggerInstance({
-		nodeType: RUN_TRIGGER_TYPE,
+		nodeType,
+		name,
 		credentialType: 'scraperMarketplaceApi',
 		baseUrl: sim.url,
 		apiToken: MARKETPLACE_DEMO_TOKEN,

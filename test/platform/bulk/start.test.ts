@@ -157,7 +157,7 @@ describe('Bulk > Start', () => {
 			failedUrls: 0,
 			...(job.totalTokenUsage === undefined ? {} : { totalTokenUsage: job.totalTokenUsage }),
 			waitTimedOut: true,
-			waitMessage: `The job is still running after 2 s: 0 of 2 URLs done. Read it later with Bulk > Get ('Bulk Job ID' ${String(job.id)}), or start a workflow when it finishes with the Scraper Bulk Trigger. Or raise 'Max Wait (Seconds)'.`,
+			waitMessage: `The job is still running after 2 s: 0 of 2 URLs done. Read it later with Bulk > Get ('Bulk Job ID' ${String(job.id)}), or start a workflow when it finishes with the Scraper Platform Trigger (Bulk Job Completed). Or raise 'Max Wait (Seconds)'.`,
 		});
 		expect(result.items[0].pairedItem).toEqual({ item: 0 });
 		expect(ctx.sim.server.log.count(ROUTES.bulk)).toBe(1);

@@ -15,7 +15,7 @@ describe('Platform bulk job: the record and its reading', () => {
 
 	it('how to read a job later names Bulk > Get by the display name of its id field', () => {
 		expect(readJobLater('job-7')).toBe(
-			"Read it later with Bulk > Get ('Bulk Job ID' job-7), or start a workflow when it finishes with the Scraper Bulk Trigger.",
+			"Read it later with Bulk > Get ('Bulk Job ID' job-7), or start a workflow when it finishes with the Scraper Platform Trigger (Bulk Job Completed).",
 		);
 	});
 });

@@ -30,13 +30,23 @@ export function useSimulator(options: PlatformSimulatorOptions = {}): TriggerCon
 	return context;
 }
 
-export function newTrigger(sim: PlatformSimulator, parameters: IDataObject = {}, database?: TriggerDatabase, typeVersion?: number): TriggerInstance {
+/** A Scraper Platform Trigger (Bulk Job Completed unless `parameters` say), or `nodeType` at `typeVersion`. */
+export function newTrigger(
+	sim: PlatformSimulator,
+	parameters: IDataObject = {},
+	database?: TriggerDatabase,
+	typeVersion?: number,
+	nodeType?: string,
+	name?: string,
+): TriggerInstance {
 	return new TriggerInstance({
 		baseUrl: sim.url,
 		apiToken: TOKEN,
 		parameters: parameters as TriggerInstance['node']['parameters'],
 		database,
 		typeVersion,
+		nodeType,
+		name,
 	});
 }
 

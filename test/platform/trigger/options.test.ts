@@ -1,11 +1,11 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { allText, loadPackage } from '../../harness';
+import { allText, loadPackage, PACKAGE_NAME } from '../../harness';
 import { PlatformSimulator } from '../../simulator/platform';
 import { callPlatform } from '../../simulator/platform/client';
 import type { PlatformSimulator as Sim } from '../../simulator/platform';
 import type { TriggerDatabase } from '../../harness/trigger';
-import { TRIGGER_TYPE, TriggerInstance } from '../../harness/trigger';
+import { BULK_TRIGGER_TYPE, TRIGGER_TYPE, TriggerInstance } from '../../harness/trigger';
 import {
 	LIST,
 	MINUTE,
@@ -67,13 +67,15 @@ describe('Scraper Bulk Trigger: filters', () => {
 		}
 	});
 
+	const picked = { __rl: true, mode: 'list', value: SCRAPER_B, cachedResultName: 'shop.example.com · bulk scraper' };
 	it.each([
-		['picked from the list (version 2)', 2, { __rl: true, mode: 'list', value: SCRAPER_B, cachedResultName: 'shop.example.com · bulk scraper' }],
-		['typed By ID (version 2)', 2, { __rl: true, mode: 'id', value: SCRAPER_B }],
-		['as version 1 stored it (text)', 1, SCRAPER_B],
-	])("Scraper ID %s keeps only that scraper's jobs, still with one request per poll", async (_shape, typeVersion, scraperId) => {
+		['picked from the list', TRIGGER_TYPE, 1, picked],
+		['typed By ID', TRIGGER_TYPE, 1, { __rl: true, mode: 'id', value: SCRAPER_B }],
+		['picked from the list (Scraper Bulk Trigger version 2)', BULK_TRIGGER_TYPE, 2, picked],
+		['as Scraper Bulk Trigger version 1 stored it (text)', BULK_TRIGGER_TYPE, 1, SCRAPER_B],
+	])("Scraper ID %s keeps only that scraper's jobs, still with one request per poll", async (_shape, nodeType, typeVersion, scraperId) => {
 		const { sim } = ctx;
-		const trigger = newTrigger(sim, { scraperId }, undefined, typeVersion);
+		const trigger = newTrigger(sim, { scraperId }, undefined, typeVersion, nodeType);
 		await trigger.poll();
 		const a = [startJob(sim, { scraperId: SCRAPER_A }), startJob(sim, { scraperId: SCRAPER_A, urls: 2 })];
 		const b = [startJob(sim, { scraperId: SCRAPER_B, urls: 3 }), startJob(sim, { scraperId: SCRAPER_B })];
@@ -250,13 +252,25 @@ describe('Scraper Bulk Trigger: validation before any request', () => {
 	});
 });
 
-describe('Scraper Bulk Trigger: node description', () => {
-	it('is a polling trigger on the platform credential, not an AI tool', () => {
+describe('Scraper Platform Trigger: node description', () => {
+	it('is a polling trigger on the platform credential with an Event, not an AI tool, listed under the Scraper Platform', () => {
 		const node = loadPackage().nodes.get(TRIGGER_TYPE)!;
 		const d = node.description;
-		expect(d).toMatchObject({ name: 'scraperBulkTrigger', displayName: 'Scraper Bulk Trigger', polling: true, inputs: [], group: ['trigger'] });
+		expect(d).toMatchObject({ name: 'scraperPlatformTrigger', displayName: 'Scraper Platform Trigger', polling: true, inputs: [], group: ['trigger'] });
+		// n8n's node creator lists a trigger in the panel of the node whose name it extends with "Trigger".
+		expect(d.displayName).toBe(`${loadPackage().nodes.get(`${PACKAGE_NAME}.scraperPlatform`)!.description.displayName} Trigger`);
+		expect(d.hidden).toBeUndefined();
 		expect(d.usableAsTool).toBeUndefined();
 		expect(d.credentials).toEqual([{ name: 'scraperPlatformApi', required: true }]);
+		expect(d.properties[0]).toMatchObject({ name: 'event', type: 'options', default: 'bulkJobCompleted' });
+		expect(d.properties.filter((p) => p.name === 'scraperId')).toHaveLength(1);
 		expect(typeof node.poll).toBe('function');
+	});
+
+	it('the Scraper Bulk Trigger it replaced still loads, hidden from the node creator, with the same parameters', () => {
+		const old = loadPackage().nodes.get(BULK_TRIGGER_TYPE)!.description;
+		expect(old).toMatchObject({ name: 'scraperBulkTrigger', hidden: true, version: [1, 2], polling: true });
+		const names = (type: string) => [...new Set(loadPackage().nodes.get(type)!.description.properties.map((p) => p.name))];
+		expect(names(TRIGGER_TYPE)).toEqual(['event', ...names(BULK_TRIGGER_TYPE)]);
 	});
 });

@@ -29,7 +29,7 @@ describe('Create and Run with Wait for Completion', () => {
 			`Scraping run ${runId} of scraper ${scraper} was started, but its status could not be read: Scraper Marketplace could not complete the request (503): Service Unavailable [item 0]`,
 		);
 		expect(item.description).toBe(
-			`Do not start it again: it goes on in the service. Read it later with Scraping Run > Get ('Scraping Run ID' ${runId}), or start a workflow when it finishes with the Scraper Run Trigger.`,
+			`Do not start it again: it goes on in the service. Read it later with Scraping Run > Get ('Scraping Run ID' ${runId}), or start a workflow when it finishes with the Scraper Marketplace Trigger (Scraping Run Finished).`,
 		);
 		expect(item.latestState).toEqual([expect.objectContaining({ scraping_run_id: runId, status: expect.any(String) })]);
 		expect(marketplace.requests(MARKETPLACE_ROUTES.searchLeadsCreateAndRun)).toHaveLength(1);
