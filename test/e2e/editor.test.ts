@@ -25,7 +25,6 @@ import { SCREENSHOTS, launchChromium } from './infra/browser';
 import { isAlive } from './infra/queue/procfs';
 import { versionsUnderTest } from './support';
 
-const NODE_NAMES = ['Scraper Bulk Trigger', 'Scraper Gateway', 'Scraper Marketplace', 'Scraper Platform', 'Scraper Run Trigger'];
 /** Every action of a node as the node creator lists it, and the first-declared operation of each resource. */
 function actionsOf(description: INodeTypeDescription): { all: string[]; onePerResource: Array<{ resource: string; operation: string; action: string }> } {
 	const resources = (description.properties.find((p) => p.name === 'resource')?.options ?? []) as INodePropertyOptions[];
@@ -39,13 +38,34 @@ function actionsOf(description: INodeTypeDescription): { all: string[]; onePerRe
 	return { all, onePerResource };
 }
 const ACTION_NODES = [new ScraperPlatform(), new ScraperMarketplace(), new ScraperGateway()].map((node) => ({ name: node.description.displayName, ...actionsOf(node.description) }));
-/** Each trigger with the parameters its form always shows (no display conditions, not a notice or a collection). */
-const TRIGGER_NODES = [new ScraperPlatformTrigger(), new ScraperMarketplaceTrigger()].map(({ description }) => ({
-	name: description.displayName,
-	fields: description.properties
-		.filter((p) => !p.displayOptions && ['options', 'boolean', 'string', 'number', 'resourceLocator', 'fixedCollection'].includes(p.type))
-		.map((p) => p.displayName),
-}));
+/** What "scraper" finds in the node creator: the nodes with actions; each trigger is listed inside its node's panel. */
+const NODE_NAMES = ACTION_NODES.map(({ name }) => name).sort();
+
+/** The node creator's entry for a trigger's event: "On " and the event's name in lower case. */
+const eventEntry = (event: string) => `On ${event.toLowerCase()}`;
+/**
+ * Each trigger: the node whose panel lists it, its events' entries, and the parameters its form always shows for its
+ * first event (shown by no condition but that event; not a notice or a collection).
+ */
+const TRIGGER_NODES = [
+	{ service: 'Scraper Platform', node: new ScraperPlatformTrigger() },
+	{ service: 'Scraper Marketplace', node: new ScraperMarketplaceTrigger() },
+].map(({ service, node: { description } }) => {
+	const event = description.properties[0];
+	const events = (event.options ?? []) as INodePropertyOptions[];
+	const first = events.find((option) => option.value === event.default) as INodePropertyOptions;
+	const shownFor = (p: (typeof description.properties)[number]) =>
+		!p.displayOptions || (Object.keys(p.displayOptions.show ?? {}).join() === 'event' && !p.displayOptions.hide && p.displayOptions.show?.event?.includes(first.value));
+	return {
+		service,
+		name: description.displayName,
+		entries: events.map((option) => eventEntry(option.name)),
+		firstEntry: eventEntry(first.name),
+		fields: description.properties
+			.filter((p) => shownFor(p) && ['options', 'boolean', 'string', 'number', 'resourceLocator', 'fixedCollection'].includes(p.type))
+			.map((p) => p.displayName),
+	};
+});
 const slug = (text: string) => text.toLowerCase().replace(/[^a-z0-9]+/g, '-');
 
 /** Each node's icon is served from its own package: the Gateway from the x402 package, the rest from the core. */
@@ -130,6 +150,18 @@ describe.each(browserVersions)('the demo (n8n %s) in chromium', (version) => {
 		await page.locator('[data-test-id="node-parameters"]').waitFor({ state: 'hidden' });
 	};
 
+	/**
+	 * In a workflow without a trigger, the panel of a service with one lists its triggers first and folds its actions
+	 * under "Actions (n)": unfold them when `action` is not in sight yet (a click on an unfolded header would fold it).
+	 */
+	const unfoldActions = async (action: string) => {
+		const item = page.locator('[data-test-id="item-iterator-item"]').filter({ hasText: action }).first();
+		const header = page.getByText(/^Actions \(\d+\)$/).first();
+		await Promise.race([item.waitFor(), header.waitFor()]);
+		if (!(await item.isVisible())) await header.click();
+		await item.waitFor();
+	};
+
 	const runWorkflowInEditor = async (lastNodeItems: RegExp) => {
 		await page.locator('[data-test-id="execute-workflow-button"]').click();
 		// The last edge (after the final Set node) carries the item count once every node has run.
@@ -176,12 +208,12 @@ describe.each(browserVersions)('the demo (n8n %s) in chromium', (version) => {
 		await shot('02-signed-in');
 	});
 
-	test('the node panel finds the five Scraper nodes for "scraper", each with its icon', async () => {
+	test('the node panel finds the three Scraper nodes for "scraper" (no trigger apart), each with its icon', async () => {
 		await openWorkflow('scrExample04Paid');
 		await page.locator('[data-test-id="node-creator-plus-button"]').click();
 		await page.locator('input[data-test-id="node-creator-search-bar"], [data-test-id="node-creator-search-bar"] input').first().fill('scraper');
 		const items = page.locator('[data-test-id="item-iterator-item"]');
-		await items.filter({ hasText: 'Scraper Bulk Trigger' }).waitFor();
+		await items.filter({ hasText: 'Scraper Platform' }).first().waitFor();
 		const names = (await page.locator('[data-test-id="node-creator-item-name"]').allTextContents()).map((t) => t.trim());
 		expect([...names].sort()).toEqual(NODE_NAMES);
 		for (const name of NODE_NAMES) {
@@ -210,6 +242,7 @@ describe.each(browserVersions)('the demo (n8n %s) in chromium', (version) => {
 			for (const node of ACTION_NODES) {
 				await page.goto(`${ready.url}/workflow/new`);
 				await searchFor(node.name);
+				await unfoldActions(node.all[0]);
 				const listed = await eventually(async () => (await items.allInnerTexts()).join('\n'), (text) => node.all.every((action) => text.includes(action)));
 				for (const action of node.all) expect(listed).toContain(action);
 				await settle();
@@ -217,6 +250,7 @@ describe.each(browserVersions)('the demo (n8n %s) in chromium', (version) => {
 				await page.keyboard.press('Escape');
 				for (const { resource, operation, action } of node.onePerResource) {
 					await searchFor(node.name);
+					await unfoldActions(action);
 					await items.filter({ hasText: action }).first().click();
 					await form.waitFor();
 					expect(await page.locator('[data-test-id="parameter-input-resource"] input').inputValue()).toBe(resource);
@@ -232,7 +266,42 @@ describe.each(browserVersions)('the demo (n8n %s) in chromium', (version) => {
 		}
 	});
 
-	test('each Scraper trigger from the node creator: added as the first step, its form shows its parameters', async () => {
+	test("searching \"Scraper\" in a new workflow: the Platform's and the Marketplace's panels each list their trigger and their actions", async () => {
+		const items = page.locator('[data-test-id="item-iterator-item"]');
+		const leave = (dialog: Dialog) => void dialog.accept();
+		page.on('dialog', leave);
+		try {
+			for (const trigger of TRIGGER_NODES) {
+				const actions = ACTION_NODES.find((node) => node.name === trigger.service)?.all ?? [];
+				expect(actions.length).toBeGreaterThan(0);
+				await page.goto(`${ready.url}/workflow/new`);
+				await page.locator('[data-test-id="node-creator-plus-button"]').click();
+				await page.locator('input[data-test-id="node-creator-search-bar"], [data-test-id="node-creator-search-bar"] input').first().fill('Scraper');
+				await items.filter({ hasText: trigger.service }).first().click();
+				const panel = page.locator('[data-test-id="node-creator"]');
+				// The counts n8n puts on the two sections, then the actions unfolded.
+				await panel.getByText(`Triggers (${trigger.entries.length})`, { exact: true }).waitFor();
+				await panel.getByText(`Actions (${actions.length})`, { exact: true }).waitFor();
+				await settle();
+				await shot(`16-panel-${slug(trigger.service)}`);
+				await unfoldActions(actions[0]);
+				const listed = await eventually(
+					async () => await panel.innerText(),
+					(text) => [...trigger.entries, ...actions].every((entry) => text.includes(entry)),
+				);
+				for (const entry of [...trigger.entries, ...actions]) expect(listed).toContain(entry);
+				// Not the empty panel n8n shows a service without triggers, offering Schedule and Webhook instead.
+				expect(listed).not.toMatch(/No .* Triggers available/);
+				await settle();
+				await shot(`16-panel-${slug(trigger.service)}-actions`);
+				await page.keyboard.press('Escape');
+			}
+		} finally {
+			page.off('dialog', leave);
+		}
+	});
+
+	test("each Scraper trigger from its service's panel: added as the first step, its form shows its parameters", async () => {
 		const form = page.locator('[data-test-id="node-parameters"]');
 		const leave = (dialog: Dialog) => void dialog.accept();
 		page.on('dialog', leave);
@@ -241,18 +310,12 @@ describe.each(browserVersions)('the demo (n8n %s) in chromium', (version) => {
 				expect(trigger.fields.length).toBeGreaterThan(0);
 				await page.goto(`${ready.url}/workflow/new`);
 				await page.locator('[data-test-id="node-creator-plus-button"]').click();
-				await page.locator('input[data-test-id="node-creator-search-bar"], [data-test-id="node-creator-search-bar"] input').first().fill(trigger.name);
-				await page.locator('[data-test-id="item-iterator-item"]').filter({ hasText: trigger.name }).first().click();
-				// n8n 2.x first shows an installed community node's details (a node without actions has no list to pick
-				// from) with an 'Add to workflow' button; n8n 1.x adds the trigger and opens it at once.
-				const add = page.getByRole('button', { name: 'Add to workflow' });
-				await Promise.race([form.waitFor(), add.waitFor()]);
-				if (await add.isVisible()) {
-					await settle();
-					await shot(`15-${slug(trigger.name)}-details`);
-					await add.click();
-					await form.waitFor();
-				}
+				await page.locator('input[data-test-id="node-creator-search-bar"], [data-test-id="node-creator-search-bar"] input').first().fill(trigger.service);
+				const items = page.locator('[data-test-id="item-iterator-item"]');
+				await items.filter({ hasText: trigger.service }).first().click();
+				await items.filter({ hasText: trigger.firstEntry }).first().click();
+				await form.waitFor();
+				expect(await eventually(async () => await page.locator('[data-test-id="canvas-trigger-node"]').count(), (n) => n > 0)).toBe(1);
 				const labels = await eventually(
 					async () => (await form.locator('[data-test-id="input-label"]').allInnerTexts()).map((t) => t.split('\n')[0].trim()),
 					(shown) => trigger.fields.every((field) => shown.includes(field)),
@@ -323,7 +386,7 @@ describe.each(browserVersions)('the demo (n8n %s) in chromium', (version) => {
 		expect(await balanceOf(wallet)).toBe(before - 3n * PRICE_ATOMIC);
 	});
 
-	test('the Bulk Trigger fetches the bulk job example 2 completed as its test event', async () => {
+	test('the Scraper Platform Trigger (example 6) fetches the bulk job example 2 completed as its test event', async () => {
 		await openWorkflow('scrExample02Bulk');
 		await runWorkflowInEditor(/^\d+ items?$/);
 		const merged = Number((await page.locator('[data-test-id="edge-label"]').last().innerText()).match(/\d+/)?.[0]);
@@ -348,6 +411,7 @@ describe.each(browserVersions)('the demo (n8n %s) in chromium', (version) => {
 		await page.locator('input[data-test-id="node-creator-search-bar"], [data-test-id="node-creator-search-bar"] input').first().fill('Scraper Platform');
 		const items = page.locator('[data-test-id="item-iterator-item"]');
 		await items.filter({ hasText: 'Scraper Platform' }).first().click();
+		await unfoldActions('Start bulk job');
 		await items.filter({ hasText: 'Start bulk job' }).click();
 		const form = page.locator('[data-test-id="node-parameters"]');
 		await form.waitFor();
@@ -424,6 +488,7 @@ describe.each(browserVersions)('the demo (n8n %s) in chromium', (version) => {
 		await page.locator('input[data-test-id="node-creator-search-bar"], [data-test-id="node-creator-search-bar"] input').first().fill('Scraper Platform');
 		const items = page.locator('[data-test-id="item-iterator-item"]');
 		await items.filter({ hasText: 'Scraper Platform' }).first().click();
+		await unfoldActions('Fetch page as HTML, Markdown or screenshot');
 		await items.filter({ hasText: 'Fetch page as HTML, Markdown or screenshot' }).click();
 		const form = page.locator('[data-test-id="node-parameters"]');
 		await form.waitFor();
@@ -441,7 +506,7 @@ describe.each(browserVersions)('the demo (n8n %s) in chromium', (version) => {
 		await closeNodeView();
 	});
 
-	test("the Run Trigger fetches the demo's scheduled scraper's newest finished run as its test event", async () => {
+	test("the Scraper Marketplace Trigger (example 8) fetches the demo's scheduled scraper's newest finished run as its test event", async () => {
 		await openWorkflow('scrExample08Runs');
 		await page.locator('[data-test-id="canvas-node"][data-node-name="When a Scraping Run Finishes"]').dblclick();
 		await page.locator('[data-test-id="node-execute-button"]').click();

@@ -1,3 +1,5 @@
+import type { IDataObject } from 'n8n-workflow';
+
 import type { TriggerDatabase } from '../../harness/trigger';
 import { BULK_TRIGGER_TYPE, TRIGGER_TYPE } from '../../harness/trigger';
 import { MINUTE, SCRAPER_A, SCRAPER_B, ids, newTrigger, startJob, useSimulator } from './helpers';
@@ -10,7 +12,7 @@ import { MINUTE, SCRAPER_A, SCRAPER_B, ids, newTrigger, startJob, useSimulator }
 const ctx = useSimulator();
 
 /** A workflow saved with the old type, activated: its first job already fired, its state saved as n8n saves it. */
-async function activatedWithOldTrigger(typeVersion: number, scraperId: unknown) {
+async function activatedWithOldTrigger(typeVersion: number, scraperId: string | IDataObject) {
 	const { sim } = ctx;
 	const database: TriggerDatabase = { saves: 0 };
 	const old = newTrigger(sim, { scraperId }, database, typeVersion, BULK_TRIGGER_TYPE);
