@@ -4,6 +4,7 @@ import type { INodeExecutionData, INodeType, INodeTypeDescription, IPollFunction
 import { describeEvents, pollEvent } from '../shared/execution/triggerEvents';
 import type { TriggerEvent } from '../shared/execution/triggerEvents';
 import { searchScrapers } from './methods/listSearch';
+import { pageChangedEvent } from './pageWatch/poll';
 import { pollBulkTrigger } from './trigger/poll';
 import { bulkJobTriggerProperties } from './trigger/properties';
 
@@ -16,7 +17,13 @@ const events: TriggerEvent[] = [
 		properties: bulkJobTriggerProperties(1),
 		poll: pollBulkTrigger,
 	},
+	pageChangedEvent,
 ];
+
+/** The watched page for Page Changed, the scraper (if any) for Bulk Job Completed. */
+const SUBTITLE =
+	'={{$parameter["event"] === "pageChanged" ? "Watching " + ($parameter["url"] || "a page") : ' +
+	'(($parameter["scraperId"]?.value) ? "Bulk jobs of " + $parameter["scraperId"].value : "Any bulk job")}}';
 
 /**
  * The Scraper Platform's trigger. Named after the Scraper Platform node with "Trigger" added, the rule by which n8n's
@@ -29,8 +36,8 @@ export class ScraperPlatformTrigger implements INodeType {
 		icon: { light: 'file:../../icons/scraper.svg', dark: 'file:../../icons/scraper.dark.svg' },
 		group: ['trigger'],
 		version: 1,
-		subtitle: '={{($parameter["scraperId"]?.value) ? "Bulk jobs of " + $parameter["scraperId"].value : "Any bulk job"}}',
-		description: 'Starts the workflow when a bulk job of the Scraper Platform completes',
+		subtitle: SUBTITLE,
+		description: 'Starts the workflow when a bulk job of the Scraper Platform completes or a watched web page changes',
 		defaults: { name: 'Scraper Platform Trigger' },
 		polling: true,
 		inputs: [],

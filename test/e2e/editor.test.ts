@@ -528,6 +528,29 @@ describe.each(browserVersions)('the demo (n8n %s) in chromium', (version) => {
 		await closeNodeView();
 	});
 
+	test("the Scraper Platform Trigger's Page Changed (example 12) fetches the page once as its test event and says what a poll would do", async () => {
+		await openWorkflow('scrExample12Page');
+		await page.locator('[data-test-id="canvas-node"][data-node-name="When the Product Page Changes"]').dblclick();
+		await page.locator('[data-test-id="node-execute-button"]').click();
+		const output = page.locator('[data-test-id="output-panel"]');
+		const count = output.locator('[data-test-id="ndv-items-count"]');
+		await count.waitFor({ timeout: 60_000 });
+		expect((await count.innerText()).trim()).toBe('1 item');
+		await output.locator('[data-test-id="radio-button-json"]').click();
+		const json = await eventually(
+			async () => (await output.locator('[data-test-id="ndv-data-container"]').innerText()).replace(/\n\s*/g, ''),
+			(text) => text.includes('"note"') && parsesAsJson(text),
+		);
+		const [item] = JSON.parse(json) as Array<{ url: string; changed: boolean; text: string; note: string; tokenUsage: number }>;
+		// Never activated: nothing recorded yet, so the test event shows what the first poll would record.
+		expect(item).toMatchObject({ url: 'https://shop.example.com/sim-changing/desk-lamp', changed: false });
+		expect(item.text).toMatch(/\$\d+\.\d\d/);
+		expect(item.note).toMatch(/^Nothing is recorded for this URL yet/);
+		expect(item.tokenUsage).toBeGreaterThan(0);
+		await shot('17-page-changed-test-event');
+		await closeNodeView();
+	});
+
 	test("the credential Test button names a malformed field in the node's words, and passes a good one", async () => {
 		// What the Test button sends while the user edits the demo credential (the editor's own REST call, with its
 		// browser id): the credential's id and the fields as typed, not saved.

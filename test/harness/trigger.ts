@@ -37,6 +37,8 @@ export interface TriggerOptions {
 	nodeType?: string;
 	/** The credential type `apiToken`/`baseUrl` fill; the Scraper Platform API by default. */
 	credentialType?: string;
+	/** More fields of the credential besides `apiToken` and `baseUrl` (e.g. the Platform's Fetch Base URL). */
+	credential?: IDataObject;
 	/** The node's name in the workflow (its static data is kept under it); the type's display name by default. */
 	name?: string;
 }
@@ -94,7 +96,7 @@ export class TriggerInstance {
 			staticData: this.database.staticData ? (JSON.parse(this.database.staticData) as IDataObject) : undefined,
 		});
 		this.additionalData = harnessAdditionalData(credentials, {
-			[credentialType]: { apiToken: options.apiToken, baseUrl: options.baseUrl },
+			[credentialType]: { ...options.credential, apiToken: options.apiToken, baseUrl: options.baseUrl },
 		});
 	}
 

@@ -270,7 +270,15 @@ describe('Scraper Platform Trigger: node description', () => {
 	it('the Scraper Bulk Trigger it replaced still loads, hidden from the node creator, with the same parameters', () => {
 		const old = loadPackage().nodes.get(BULK_TRIGGER_TYPE)!.description;
 		expect(old).toMatchObject({ name: 'scraperBulkTrigger', hidden: true, version: [1, 2], polling: true });
-		const names = (type: string) => [...new Set(loadPackage().nodes.get(type)!.description.properties.map((p) => p.name))];
-		expect(names(TRIGGER_TYPE)).toEqual(['event', ...names(BULK_TRIGGER_TYPE)]);
+		// The new trigger's parameters for this event: the Event selector, then exactly the old trigger's.
+		const names = (type: string, event?: string) => [
+			...new Set(
+				loadPackage()
+					.nodes.get(type)!
+					.description.properties.filter((p) => event === undefined || p.name === 'event' || p.displayOptions?.show?.event?.includes(event))
+					.map((p) => p.name),
+			),
+		];
+		expect(names(TRIGGER_TYPE, 'bulkJobCompleted')).toEqual(['event', ...names(BULK_TRIGGER_TYPE)]);
 	});
 });

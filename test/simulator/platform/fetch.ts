@@ -3,6 +3,8 @@ import { SeededRandom, hashString } from '../core/random';
 import { SimSection, SimServer } from '../core/server';
 import { pageTitle, renderHtml, renderMarkdown } from './content';
 import { charsetPage, charsetPageText, fileAt, screenshotOf } from './fetchPages';
+import { changingPage, pageKey, servedPage } from './changingPages';
+import type { PageSpec, ServedPage } from './changingPages';
 import { errorReply, platformErrorBody } from './errors';
 import { fetchCost, fetchParams, parseFetchQuery } from './fetchQuery';
 import type { FetchQuery } from './fetchQuery';
@@ -41,11 +43,15 @@ function pageHtml(query: FetchQuery, status: number): string {
 	return query.browserRendering ? html.replace('<html>', '<html data-rendered="browser">') : html;
 }
 
+const htmlPage = (html: string) => ({ bytes: Buffer.from(html), contentType: 'text/html; charset=utf-8' });
+
 export class FetchSimulator extends SimSection {
 	readonly server: SimServer;
 	readonly latencyMs: Partial<Record<string, number>>;
 	fullPageHeight: number | undefined;
 	private readonly random: SeededRandom;
+	/** Pages a test set (`setPage`), by `pageKey`. */
+	private readonly setPages = new Map<string, ServedPage>();
 
 	constructor(
 		private readonly platform: PlatformSimulator,
@@ -72,6 +78,20 @@ export class FetchSimulator extends SimSection {
 		this.server.faults.clear();
 		for (const route of Object.keys(this.latencyMs)) delete this.latencyMs[route];
 		this.fullPageHeight = undefined;
+		this.setPages.clear();
+	}
+
+	/**
+	 * Test control: `url` serves this page from now on (its HTML, its Markdown, '' unless given, and its status, 200
+	 * unless given) in place of the fake web's, until set again or `reset()`. It costs tokens as any page does.
+	 */
+	setPage(url: string, page: PageSpec): void {
+		this.setPages.set(pageKey(url), servedPage(page));
+	}
+
+	/** The page a test set, else a changing page on the platform's clock; undefined for the fake web's own pages. */
+	private servedAt(url: string): ServedPage | undefined {
+		return this.setPages.get(pageKey(url)) ?? changingPage(url, this.platform.clock.now());
 	}
 
 	private fetch(req: SimRequest, caller: Caller): SimReply {
@@ -90,23 +110,24 @@ export class FetchSimulator extends SimSection {
 			const reply = errorReply(504, `Navigation timeout of ${query.timeout * 1000} ms exceeded`);
 			return { ...reply, headers: { ...usage, runtime: String(query.timeout) } };
 		}
-		const status = Number(STATUS_MARKER.exec(query.url)?.[1] ?? 200);
-		const page = fileAt(query.url) ?? charsetPage(query.url, status) ?? { bytes: Buffer.from(pageHtml(query, status)), contentType: 'text/html; charset=utf-8' };
+		const served = this.servedAt(query.url);
+		const status = served?.status ?? Number(STATUS_MARKER.exec(query.url)?.[1] ?? 200);
+		const page = (served && htmlPage(served.html)) ?? fileAt(query.url) ?? charsetPage(query.url, status) ?? htmlPage(pageHtml(query, status));
 		const headers = { ...usage, bandwidth_usage: String(page.bytes.length * (query.blockResources ? 1 : 4)), 'x-status-code': String(status) };
 		// A file is a file, whatever was asked; a page asked for its Markdown, screenshot or cookies comes as JSON.
 		if (!query.asksContent || page.contentType.startsWith('application/pdf') || page.contentType.startsWith('image/')) {
 			return { status: 200, buffer: page.bytes, headers: { 'content-type': page.contentType, ...headers } };
 		}
-		return { status: 200, json: this.content(query, status, cost), headers };
+		return { status: 200, json: this.content(query, status, cost, served), headers };
 	}
 
 	/** The JSON answer: the content asked for (an empty string or null for what was turned off), as the gateway's `data`. */
-	private content(query: FetchQuery, status: number, cost: { tokens: number; runtime: number }): Record<string, unknown> {
-		const html = charsetPageText(query.url, status) ?? pageHtml(query, status);
+	private content(query: FetchQuery, status: number, cost: { tokens: number; runtime: number }, served: ServedPage | undefined): Record<string, unknown> {
+		const html = served?.html ?? charsetPageText(query.url, status) ?? pageHtml(query, status);
 		const host = new URL(query.url).hostname;
 		return {
 			html: query.html ? html : '',
-			markdown: query.markdown ? renderMarkdown(query.url) : '',
+			markdown: query.markdown ? (served?.markdown ?? renderMarkdown(query.url)) : '',
 			screenshot: query.screenshot ? screenshotOf(query.url, query.screenshot, this.fullPageHeight).toString('base64') : null,
 			...(query.returnCookie ? { cookies: [{ name: 'session', value: hashString(`cookie|${query.url}`).toString(16), domain: host }] } : {}),
 			runtime: cost.runtime,

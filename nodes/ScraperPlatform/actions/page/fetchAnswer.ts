@@ -2,101 +2,19 @@ import type { IBinaryKeyData, IDataObject, IExecuteFunctions, INodeExecutionData
 
 import { nodeApiError } from '../../../shared/execution/errors';
 import { fileSlug } from '../../../shared/output/records';
-import { decodePage, extensionOf, isText, mediaTypeOf, sniffFileType } from '../../transport/pageBody';
+import { figure, readFetched, reportedError } from '../../pageFetch/answer';
+import type { AnswerFile } from '../../pageFetch/answer';
+import { mediaTypeOf } from '../../transport/pageBody';
 import { headerText } from '../../../shared/transport/transport';
 import type { ApiAnswer } from '../../../shared/transport/transport';
 
-/**
- * What the fetch host answered, read in every shape it is known to give (public facts, "Page fetch, second form"):
- * the page itself (HTML or other text in its own charset, or a file such as a PDF), or JSON carrying `html`,
- * `markdown` and a base64 `screenshot`, at its top level or under `data` as the same service's x402 gateway answers.
- */
+/** Page > Fetch's item of the fetch host's answer, read by `pageFetch/answer.ts` in every shape it comes in. */
 
 /** What the user asked the fetch for; what was not asked for is not output. */
 export interface Asked {
 	html: boolean;
 	markdown: boolean;
 	screenshot: boolean;
-}
-
-/** A file of the answer: the page itself when it is no text, or its screenshot. */
-interface AnswerFile {
-	bytes: Buffer;
-	mimeType: string;
-	extension: string;
-}
-
-/** The page as read: its text, Markdown and screenshot when given, or the page as a file. */
-interface FetchedPage {
-	html: string | null;
-	markdown?: string | null;
-	screenshot?: AnswerFile | null;
-	page?: AnswerFile;
-	cookies?: IDataObject[string];
-	/** Usage figures the JSON answer reports in its body rather than in headers. */
-	reported: IDataObject;
-}
-
-const CONTENT_KEYS = ['html', 'markdown', 'screenshot'];
-
-const isObject = (value: unknown): value is IDataObject => value !== null && typeof value === 'object' && !Array.isArray(value);
-
-/** The content object of a JSON answer: `data` when it holds the content, else the answer itself; none otherwise. */
-function contentOf(json: unknown): IDataObject | undefined {
-	const holdsContent = (value: unknown): value is IDataObject => isObject(value) && CONTENT_KEYS.some((key) => key in value);
-	if (isObject(json) && holdsContent(json.data)) return json.data;
-	return holdsContent(json) ? json : undefined;
-}
-
-/** A JSON answer of the fetch host (not a fetched JSON document, which holds none of its content keys). */
-function jsonContent(bytes: Buffer, contentType: string | undefined): IDataObject | undefined {
-	if (!/^application\/(.+\+)?json$/.test(mediaTypeOf(contentType) ?? '')) return undefined;
-	try {
-		return contentOf(JSON.parse(bytes.toString('utf8')));
-	} catch {
-		return undefined;
-	}
-}
-
-/** A base64 image, bare or as a data URL; undefined when the text is not base64. */
-function imageFrom(value: unknown): AnswerFile | undefined {
-	if (typeof value !== 'string' || value === '') return undefined;
-	const dataUrl = /^data:([\w.+-]+\/[\w.+-]+)?(;[^,]*)?;base64,/i.exec(value);
-	const base64 = (dataUrl ? value.slice(dataUrl[0].length) : value).replace(/\s+/g, '');
-	if (!/^[A-Za-z0-9+/_-]+={0,2}$/.test(base64)) return undefined;
-	const bytes = Buffer.from(base64, 'base64');
-	const sniffed = sniffFileType(bytes);
-	const mimeType = sniffed?.mimeType ?? dataUrl?.[1]?.toLowerCase() ?? 'application/octet-stream';
-	return { bytes, mimeType, extension: sniffed?.extension ?? extensionOf(mimeType) };
-}
-
-function fromJson(content: IDataObject): FetchedPage {
-	const text = (value: unknown) => (typeof value === 'string' ? value : null);
-	return {
-		html: text(content.html),
-		markdown: text(content.markdown),
-		screenshot: imageFrom(content.screenshot) ?? null,
-		cookies: content.cookies ?? content.cookie ?? undefined,
-		reported: { tokenUsage: content.token_usage ?? content.tokenUsage, runtime: content.runtime, error: content.error },
-	};
-}
-
-/** The answer as a page: JSON content, else text in its declared charset, else the page as a file. */
-function readFetched(answer: ApiAnswer<Buffer>): FetchedPage {
-	const contentType = headerText(answer.headers, 'content-type');
-	const json = jsonContent(answer.body, contentType);
-	if (json) return fromJson(json);
-	if (isText(answer.body, contentType)) return { html: decodePage(answer.body, contentType).text, reported: {} };
-	const sniffed = sniffFileType(answer.body);
-	const mimeType = sniffed?.mimeType ?? mediaTypeOf(contentType) ?? 'application/octet-stream';
-	return { html: null, page: { bytes: answer.body, mimeType, extension: sniffed?.extension ?? extensionOf(mimeType) }, reported: {} };
-}
-
-/** A header's number, else the body's, else null (never a guess). */
-function figure(headers: ApiAnswer<Buffer>['headers'], name: string, reported: unknown): number | null {
-	const text = headerText(headers, name);
-	const number = text === undefined ? Number(reported ?? NaN) : Number(text);
-	return Number.isFinite(number) ? number : null;
 }
 
 /** The last segment of the URL when it already names the file, else a slug of the URL with the file's extension. */
@@ -116,9 +34,10 @@ function fileNameFor(url: string, extension: string, suffix = ''): string {
 export async function pageItem(ctx: IExecuteFunctions, itemIndex: number, url: string, answer: ApiAnswer<Buffer>, asked: Asked): Promise<INodeExecutionData> {
 	const fetched = readFetched(answer);
 	const { headers } = answer;
-	if (typeof fetched.reported.error === 'string' && fetched.reported.error !== '') {
-		throw nodeApiError(ctx.getNode(), { error: fetched.reported.error } as JsonObject, {
-			message: `The service could not fetch ${url}: ${fetched.reported.error}`,
+	const error = reportedError(fetched);
+	if (error !== undefined) {
+		throw nodeApiError(ctx.getNode(), { error } as JsonObject, {
+			message: `The service could not fetch ${url}: ${error}`,
 			description: "The service answered with its own reason. The fetch may have used tokens, so the node did not send it again. Check the account's token usage (Account > Get), then run the item again.",
 			itemIndex,
 		});
