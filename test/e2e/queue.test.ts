@@ -24,7 +24,7 @@ import { useRegistry } from './support';
  * n8n 2.8.4 scaled out: `n8n start` (main), two `n8n worker`s, Redis (the queue) and PostgreSQL (the database),
  * all started here (test/e2e/infra/queue/cluster.ts) and stopped at the end. Manual runs are offloaded to the workers; the
  * examples must give the same rows as in one process (test/e2e/headless.test.ts), binary data must travel from a
- * worker to main, the Bulk Trigger (polled by main) must fire once per completed job, and a worker killed mid-run
+ * worker to main, the Scraper Platform Trigger (polled by main) must fire once per completed job, and a worker killed mid-run
  * must not stop the other.
  */
 
@@ -77,7 +77,7 @@ describe(`n8n ${VERSION} in queue mode: main + 2 workers + Redis + PostgreSQL`, 
 		const runtime = await runtimeFor(VERSION);
 		if (!isInstalled(runtime)) throw new Error(`n8n ${VERSION} is not installed in ${runtime.dir}: run \`npm run test:e2e -- --queue\`, which installs it first.`);
 		sim = await startSimulator();
-		// The examples, plus two copies: the Bulk Trigger polling every 5 s, and example 2 waiting up to 15 minutes.
+		// The examples, plus two copies: the Scraper Platform Trigger polling every 5 s, and example 2 waiting up to 15 minutes.
 		workflowsDir = mkdtempSync(path.join(os.tmpdir(), 'n8n-queue-workflows-'));
 		for (const file of readdirSync(EXAMPLES).filter((f) => f.endsWith('.json'))) copyFileSync(path.join(EXAMPLES, file), path.join(workflowsDir, file));
 		const trigger = example('06-bulk-trigger-to-sheet-rows.json');
@@ -192,7 +192,7 @@ describe(`n8n ${VERSION} in queue mode: main + 2 workers + Redis + PostgreSQL`, 
 		report.push(`examples 1-5: ${ranOn.length} executions on ${[...workers].sort().join(' and ')}`);
 	});
 
-	test('the Bulk Trigger, polled by main, fires exactly once per completed bulk job; its state is in PostgreSQL', async () => {
+	test('the Scraper Platform Trigger (Bulk Job Completed), polled by main, fires exactly once per completed bulk job; its state is in PostgreSQL', async () => {
 		const log = sim.platform.server.log;
 		const polls = () => log.for('GET /api/v1/results').filter((r) => r.query.dateRangeColumn === 'updatedAt' && r.headers['x-api-token'] === PLATFORM_DEMO_TOKEN);
 		const pollsBefore = polls().length;
@@ -268,7 +268,7 @@ describe(`n8n ${VERSION} in queue mode: main + 2 workers + Redis + PostgreSQL`, 
 			expect(e.mode).toBe('trigger');
 			const workers = cluster.workersThatStarted(e.id);
 			expect(workers).toHaveLength(1);
-			ranOn.push({ what: `Bulk Trigger firing (${Object.keys(e.jobs).length} job(s))`, executionId: e.id, worker: workers[0] });
+			ranOn.push({ what: `Scraper Platform Trigger firing (${Object.keys(e.jobs).length} job(s))`, executionId: e.id, worker: workers[0] });
 		}
 
 		// The trigger's state: in the workflow's static data, in PostgreSQL.

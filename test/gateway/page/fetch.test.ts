@@ -4,6 +4,7 @@ import { allText } from '../../harness';
 import { decodeJpeg, SCREENSHOT_HEIGHT, SCREENSHOT_WIDTH } from '../../simulator/gateway';
 import type { GatewaySimulator } from '../../simulator/gateway';
 import { simulateFetch } from '../../simulator/gateway/upstream';
+import { CHARSET_SAMPLES } from '../../simulator/platform/fetchPages';
 import { balances, containsKey, FETCH_ROUTE, jsonOf, PRICE, requestsSince, signedRequests, useRecordedGateway } from '../support';
 
 const { gw, seen, run } = useRecordedGateway({ testWalletCount: 3 });
@@ -219,6 +220,19 @@ describe('Page: Fetch pays 0.01 USDC per page on chain, one round trip per paid 
 		// The third item never reached the gateway.
 		expect(requestsSince(sim, logStart)).toHaveLength(3);
 		expect(requestsSince(sim, logStart).map((r) => (r.body as IDataObject).url)).not.toContain(urls[2]);
+	});
+});
+
+describe('Page: Fetch of a page in another charset', () => {
+	test.each(Object.entries(CHARSET_SAMPLES).flatMap(([charset, sample]) => [
+		[`declared in its Content-Type (${charset})`, `https://shop.example.com/sim-charset-${charset}/menu`, sample.text],
+		[`declared in its <meta> (${charset})`, `https://shop.example.com/sim-meta-charset-${charset}/menu`, sample.text],
+	]))('%s: the text the gateway read arrives intact in html and markdown, never garbled', async (_declared, url, text) => {
+		const { items, error } = await run(0, { parameters: fetchParams({ additionalFields: { html: true } }), input: urlsInput([url]) });
+		expect(error).toBeUndefined();
+		expect(items[0].json.markdown).toBe(text);
+		expect(String(items[0].json.html)).toContain(`<p>${text}</p>`);
+		expect(JSON.stringify(items[0].json)).not.toContain('\uFFFD');
 	});
 });
 

@@ -5,6 +5,7 @@
  * `webSearch.ts`.
  */
 import { SeededRandom } from '../core/random';
+import { charsetPageText, charsetPhrase } from '../platform/fetchPages';
 import { buildPage, renderHtml, renderMarkdown } from './page';
 import { renderScreenshot } from './screenshot';
 import type { FetchRequest } from './validation';
@@ -116,11 +117,14 @@ export function simulateFetch(request: FetchRequest, options: SimulateFetchOptio
 		return { ok: false, data: { html: '', markdown: '', screenshot: null, ...base, error }, forwarded, delayMs };
 	}
 	const page = buildPage(request.url, proxyCountry);
+	// A page in another charset (the platform's fake web, `sim-charset-…`): the browser upstream reads it in its own
+	// charset, so the JSON answer carries it as text.
+	const declared = { html: charsetPageText(request.url, 200), markdown: charsetPhrase(request.url) };
 	return {
 		ok: true,
 		data: {
-			html: (request.html ?? UPSTREAM_DEFAULTS.html) ? renderHtml(page) : '',
-			markdown: (request.markdown ?? UPSTREAM_DEFAULTS.markdown) ? renderMarkdown(page) : '',
+			html: (request.html ?? UPSTREAM_DEFAULTS.html) ? (declared.html ?? renderHtml(page)) : '',
+			markdown: (request.markdown ?? UPSTREAM_DEFAULTS.markdown) ? (declared.markdown ?? renderMarkdown(page)) : '',
 			screenshot: wantScreenshot ? renderScreenshot(page, options.screenshotBytes).toString('base64') : null,
 			...base,
 			error: null,

@@ -51,6 +51,12 @@ export function charsetPageText(url: string, status: number): string | undefined
 	return page.bytes.toString('latin1').replace(sample.bytes.toString('latin1'), sample.text);
 }
 
+/** The phrase of a charset page as a reader that honours its charset sees it (its Markdown); undefined for other URLs. */
+export function charsetPhrase(url: string): string | undefined {
+	const charset = CHARSET_MARKER.exec(url)?.[2];
+	return charset === undefined ? undefined : CHARSET_SAMPLES[charset].text;
+}
+
 /** A one-page PDF with the page's title: a real file any PDF reader opens. */
 function pdfOf(url: string): Buffer {
 	const text = pageTitle(url).replace(/[()\\]/g, '');
