@@ -162,6 +162,17 @@ describe.each(browserVersions)('the demo (n8n %s) in chromium', (version) => {
 		await item.waitFor();
 	};
 
+	/** Opens a trigger of a saved workflow and runs its Fetch Test Event; returns the output panel and its item count. */
+	const fetchTestEvent = async (workflowId: string, nodeName: string) => {
+		await openWorkflow(workflowId);
+		await page.locator(`[data-test-id="canvas-node"][data-node-name="${nodeName}"]`).dblclick();
+		await page.locator('[data-test-id="node-execute-button"]').click();
+		const output = page.locator('[data-test-id="output-panel"]');
+		const count = output.locator('[data-test-id="ndv-items-count"]');
+		await count.waitFor({ timeout: 60_000 });
+		return { output, count: (await count.innerText()).trim() };
+	};
+
 	const runWorkflowInEditor = async (lastNodeItems: RegExp) => {
 		await page.locator('[data-test-id="execute-workflow-button"]').click();
 		// The last edge (after the final Set node) carries the item count once every node has run.
@@ -393,14 +404,10 @@ describe.each(browserVersions)('the demo (n8n %s) in chromium', (version) => {
 		await shot('07-bulk-run-in-editor');
 		expect(merged).toBeGreaterThanOrEqual(4);
 
-		await openWorkflow('scrExample06Trig');
-		await page.locator('[data-test-id="canvas-node"][data-node-name="When a Bulk Job Completes"]').dblclick();
-		await page.locator('[data-test-id="node-execute-button"]').click();
-		const count = page.locator('[data-test-id="ndv-items-count"]');
-		await count.waitFor({ timeout: 60_000 });
-		expect((await count.innerText()).trim()).toBe(`${merged} items`);
+		const { output, count } = await fetchTestEvent('scrExample06Trig', 'When a Bulk Job Completes');
+		expect(count).toBe(`${merged} items`);
 		// The records themselves, with the job's id on each (the table renders a moment after the count).
-		await page.locator('[data-test-id="ndv-data-container"]').getByText('bulkId', { exact: true }).first().waitFor();
+		await output.locator('[data-test-id="ndv-data-container"]').getByText('bulkId', { exact: true }).first().waitFor();
 		await shot('08-bulk-trigger-test-event');
 		await closeNodeView();
 	});
@@ -507,14 +514,9 @@ describe.each(browserVersions)('the demo (n8n %s) in chromium', (version) => {
 	});
 
 	test("the Scraper Marketplace Trigger (example 8) fetches the demo's scheduled scraper's newest finished run as its test event", async () => {
-		await openWorkflow('scrExample08Runs');
-		await page.locator('[data-test-id="canvas-node"][data-node-name="When a Scraping Run Finishes"]').dblclick();
-		await page.locator('[data-test-id="node-execute-button"]').click();
-		const output = page.locator('[data-test-id="output-panel"]');
-		const count = output.locator('[data-test-id="ndv-items-count"]');
-		await count.waitFor({ timeout: 60_000 });
+		const { output, count } = await fetchTestEvent('scrExample08Runs', 'When a Scraping Run Finishes');
 		// One item per listing of that run (the portal scraper's runs have several), each with the run's ids.
-		const items = Number((await count.innerText()).match(/\d+/)?.[0]);
+		const items = Number(count.match(/\d+/)?.[0]);
 		expect(items).toBeGreaterThan(1);
 		await output.locator('[data-test-id="radio-button-json"]').click();
 		const json = await eventually(
@@ -529,13 +531,8 @@ describe.each(browserVersions)('the demo (n8n %s) in chromium', (version) => {
 	});
 
 	test("the Scraper Platform Trigger's Page Changed (example 12) fetches the page once as its test event and says what a poll would do", async () => {
-		await openWorkflow('scrExample12Page');
-		await page.locator('[data-test-id="canvas-node"][data-node-name="When the Product Page Changes"]').dblclick();
-		await page.locator('[data-test-id="node-execute-button"]').click();
-		const output = page.locator('[data-test-id="output-panel"]');
-		const count = output.locator('[data-test-id="ndv-items-count"]');
-		await count.waitFor({ timeout: 60_000 });
-		expect((await count.innerText()).trim()).toBe('1 item');
+		const { output, count } = await fetchTestEvent('scrExample12Page', 'When the Product Page Changes');
+		expect(count).toBe('1 item');
 		await output.locator('[data-test-id="radio-button-json"]').click();
 		const json = await eventually(
 			async () => (await output.locator('[data-test-id="ndv-data-container"]').innerText()).replace(/\n\s*/g, ''),
