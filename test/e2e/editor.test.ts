@@ -158,7 +158,16 @@ describe.each(browserVersions)('the demo (n8n %s) in chromium', (version) => {
 		const item = page.locator('[data-test-id="item-iterator-item"]').filter({ hasText: action }).first();
 		const header = page.getByText(/^Actions \(\d+\)$/).first();
 		await Promise.race([item.waitFor(), header.waitFor()]);
-		if (!(await item.isVisible())) await header.click();
+		// The panel may still be rendering its list when the header shows: a click then would fold it. Click only
+		// when the action stays out of sight, and again should that click have folded what was about to show.
+		for (let clicks = 0; clicks < 2; clicks++) {
+			const shown = await item.waitFor({ timeout: 2_000 }).then(
+				() => true,
+				() => false,
+			);
+			if (shown) return;
+			await header.click();
+		}
 		await item.waitFor();
 	};
 
