@@ -3,6 +3,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
+import { sleep } from 'n8n-workflow';
+
 import { CREDENTIAL_REFS, demoCredentials } from '../../scripts/demo/credentials';
 import { N8nInstance } from '../../scripts/demo/n8n';
 import { freePort } from '../../scripts/demo/ports';
@@ -113,7 +115,7 @@ describe.each(versionsUnderTest().slice(-1))('n8n %s: a workflow saved with the 
 		const deadline = Date.now() + 150_000;
 		while ((await firings())[id] === undefined) {
 			if (Date.now() > deadline) throw new Error(`No execution for bulk job ${id} after 150 s: ${JSON.stringify(await firings())} (n8n's log: ${n8n.process?.log.slice(-3000)})`);
-			await new Promise((resolve) => setTimeout(resolve, 1000));
+			await sleep(1000);
 		}
 		return id;
 	};
@@ -125,7 +127,7 @@ describe.each(versionsUnderTest().slice(-1))('n8n %s: a workflow saved with the 
 		const deadline = Date.now() + (polls + 1) * 70_000;
 		while (count() < target) {
 			if (Date.now() > deadline) throw new Error(`The trigger did not poll ${polls} time(s) in time (n8n's log: ${n8n.process?.log.slice(-3000)})`);
-			await new Promise((resolve) => setTimeout(resolve, 500));
+			await sleep(500);
 		}
 	};
 
