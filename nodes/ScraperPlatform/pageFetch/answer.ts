@@ -91,7 +91,7 @@ export function reportedError(fetched: FetchedPage): string | undefined {
 }
 
 /** A header's number, else the body's, else null (never a guess). */
-export function figure(headers: ApiAnswer<Buffer>['headers'], name: string, reported: unknown): number | null {
+function figure(headers: ApiAnswer<Buffer>['headers'], name: string, reported: unknown): number | null {
 	const text = headerText(headers, name);
 	const number = text === undefined ? Number(reported ?? NaN) : Number(text);
 	return Number.isFinite(number) ? number : null;

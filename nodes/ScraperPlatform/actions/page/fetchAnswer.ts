@@ -2,7 +2,7 @@ import type { IBinaryKeyData, IDataObject, IExecuteFunctions, INodeExecutionData
 
 import { nodeApiError } from '../../../shared/execution/errors';
 import { fileSlug } from '../../../shared/output/records';
-import { figure, readFetched, reportedError } from '../../pageFetch/answer';
+import { readFetched, reportedError, usageOf } from '../../pageFetch/answer';
 import type { AnswerFile } from '../../pageFetch/answer';
 import { mediaTypeOf } from '../../transport/pageBody';
 import { headerText } from '../../../shared/transport/transport';
@@ -47,18 +47,20 @@ export async function pageItem(ctx: IExecuteFunctions, itemIndex: number, url: s
 		binary[key] = await ctx.helpers.prepareBinaryData(file.bytes, fileName, file.mimeType);
 		return { binaryProperty: key, fileName, mimeType: file.mimeType, bytes: file.bytes.length };
 	};
+	// The usage figures as Page Changed reads them too (pageFetch/answer.ts), in this item's order.
+	const { statusCode, tokenUsage, bandwidthUsage, runtime, resultId } = usageOf(answer, fetched);
 	const json: IDataObject = {
 		url,
-		statusCode: figure(headers, 'x-status-code', undefined),
+		statusCode,
 		html: asked.html ? fetched.html : '',
 		markdown: asked.markdown ? (fetched.markdown ?? null) : undefined,
 		screenshot: asked.screenshot ? (fetched.screenshot ? await attach('screenshot', fetched.screenshot, fileNameFor(url, fetched.screenshot.extension, '-screenshot')) : null) : undefined,
 		file: fetched.page ? await attach('data', fetched.page, fileNameFor(url, fetched.page.extension)) : undefined,
 		cookies: fetched.cookies,
-		tokenUsage: figure(headers, 'token_usage', fetched.reported.tokenUsage),
-		bandwidthUsage: figure(headers, 'bandwidth_usage', undefined),
-		runtime: figure(headers, 'runtime', fetched.reported.runtime),
-		resultId: headerText(headers, 'x-result-id') ?? null,
+		tokenUsage,
+		bandwidthUsage,
+		runtime,
+		resultId,
 		contentType: fetched.page?.mimeType ?? mediaTypeOf(headerText(headers, 'content-type')) ?? null,
 	};
 	for (const key of Object.keys(json)) if (json[key] === undefined) delete json[key];
